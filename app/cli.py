@@ -22,3 +22,7 @@ def main() -> None:
         workers=settings.workers,
         server_header=False,
     )
+
+
+if __name__ == "__main__":
+    main()
