@@ -1,0 +1,87 @@
+"""Opponent-hand inference: how likely each unseen card is to sit in the opponent's hand.
+
+The clues are the ones strong human players use. A card taken from the pile is kept for a
+meld, so its meld partners become likelier; a card discarded or passed was not wanted, so
+cards that would have melded with it become less likely. Everything comes from a
+``Knowledge``, so only public information and the player's own cards are used.
+"""
+
+from __future__ import annotations
+
+import random
+
+from app.ai.knowledge import Knowledge, bits_of, neighbours
+from app.engine.melds import deadwood_of_mask
+
+# Multipliers per clue, found by arena runs (docs/ai.md); they only need to be roughly right.
+TAKEN_PARTNER = 2.5
+DISCARDED_PARTNER = 0.55
+PASSED_PARTNER = 0.75
+MAX_PROB = 0.95
+
+
+def card_weights(k: Knowledge) -> dict[int, float]:
+    """A relative weight, per unseen card, for being in the opponent's hidden cards."""
+    taken_near = 0
+    for b in bits_of(k.opp_known):
+        taken_near |= neighbours(b)
+    discarded = bits_of(k.opp_discarded)
+    passed = bits_of(k.opp_passed & ~k.opp_discarded)
+    weights = {}
+    for u in bits_of(k.unseen):
+        w = 1.0
+        if u & taken_near:
+            w *= TAKEN_PARTNER
+        near = neighbours(u)
+        for d in discarded:
+            if d & near:
+                w *= DISCARDED_PARTNER
+        for p in passed:
+            if p & near:
+                w *= PASSED_PARTNER
+        weights[u] = w
+    return weights
+
+
+def hidden_count(k: Knowledge) -> int:
+    """How many of the opponent's cards I have not seen."""
+    return k.opp_hand_size - k.opp_known.bit_count()
+
+
+def opponent_probs(k: Knowledge, weights: dict[int, float] | None = None) -> dict[int, float]:
+    """Probability that each card is in the opponent's hand (1 for known ones, absent means 0)."""
+    if weights is None:
+        weights = card_weights(k)
+    total = sum(weights.values())
+    n = hidden_count(k)
+    probs = {b: 1.0 for b in bits_of(k.opp_known)}
+    if total > 0:
+        scale = n / total
+        for b, w in weights.items():
+            probs[b] = min(MAX_PROB, w * scale)
+    return probs
+
+
+def sample_hand(k: Knowledge, weights: dict[int, float], rng: random.Random, extra: int = 0) -> int:
+    """One opponent hand consistent with the view: the known cards plus weighted unseen cards.
+
+    ``extra`` more cards are drawn and the worst ones dropped, greedily: a hand that has drawn
+    and discarded for a while is better than a random one, and a random sample alone would
+    understate the undercut risk late in a hand.
+    """
+    n = hidden_count(k)
+    items = list(weights.items())
+    hand = k.opp_known
+    want = min(n + extra, len(items))
+    # Weighted sampling without replacement (Efraimidis–Spirakis keys).
+    keyed = sorted(items, key=lambda it: rng.random() ** (1.0 / it[1]), reverse=True)
+    for b, _ in keyed[:want]:
+        hand |= b
+    for _ in range(want - n):
+        best_dw, best_bit = 999, 0
+        for b in bits_of(hand & ~k.opp_known):
+            dw = deadwood_of_mask(hand ^ b)
+            if dw < best_dw:
+                best_dw, best_bit = dw, b
+        hand ^= best_bit
+    return hand

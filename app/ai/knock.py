@@ -1,0 +1,49 @@
+"""Knock-or-wait: score a knock against sampled opponent hands, with the engine's own settlement rules.
+
+The knocker's arrangement and the defender's layoffs use the engine's mask functions
+(``min_arrangements``, ``best_defence``), so the estimate follows R14–R19 exactly for
+each sampled hand; only the hand itself is a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.engine.melds import deadwood_of_mask, min_arrangements
+from app.engine.settle import GIN_BONUS, UNDERCUT_BONUS, best_defence
+
+
+@dataclass(frozen=True, slots=True)
+class KnockEstimate:
+    mean_points: float
+    """Expected points for me (negative when the undercuts outweigh the wins)."""
+    undercut_rate: float
+
+
+def knock_points(kept: int, defender: int, arrangements: list[tuple[int, ...]] | None = None) -> int:
+    """Points for the knocker (negative: the defender's undercut) if ``kept`` knocks against ``defender``."""
+    k_dw = deadwood_of_mask(kept)
+    if k_dw == 0:
+        return GIN_BONUS + deadwood_of_mask(defender)  # R16, R17
+    if arrangements is None:
+        arrangements = [melds for melds, _ in min_arrangements(kept)]
+    d_dw = -1
+    for melds in arrangements:  # R14: the arrangement leaving the defender the most
+        dw, _ = best_defence(melds, defender)
+        if dw > d_dw:
+            d_dw = dw
+    if k_dw < d_dw:
+        return d_dw - k_dw  # R18
+    return -(UNDERCUT_BONUS + k_dw - d_dw)  # R19
+
+
+def estimate_knock(kept: int, samples: list[int]) -> KnockEstimate:
+    arrangements = [melds for melds, _ in min_arrangements(kept)]
+    total = 0
+    undercuts = 0
+    for opp in samples:
+        pts = knock_points(kept, opp, arrangements)
+        total += pts
+        undercuts += pts < 0
+    n = max(1, len(samples))
+    return KnockEstimate(total / n, undercuts / n)

@@ -1,0 +1,186 @@
+"""The computer's levels (easy, normal, hard) and the arena baselines (random, simple).
+
+Every player is a function ``(PlayerView, Random) -> Action``. The levels share one
+decision procedure over a ``Knowledge`` (masks built from the view) and differ in which
+ideas a ``Style`` switches on; the ideas and their measured worth are in docs/ai.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from app.ai.evaluate import danger, meld_outs, outs_weight
+from app.ai.inference import card_weights, opponent_probs, sample_hand
+from app.ai.knock import estimate_knock
+from app.ai.knowledge import BIT_VALUE, Knowledge, bits_of, from_view
+from app.ai.simple import simple_choice
+from app.engine import Action, ActionKind, Phase, PlayerView
+from app.engine.cards import DECK, Card
+from app.engine.melds import deadwood_of_mask
+from app.engine.settle import KNOCK_LIMIT
+
+Player = Callable[[PlayerView, random.Random], Action]
+
+CARD_OF_BIT: dict[int, Card] = {c.bit: c for c in DECK}
+TAKE_UPCARD = Action(ActionKind.TAKE_UPCARD)
+PASS = Action(ActionKind.PASS)
+DRAW_STOCK = Action(ActionKind.DRAW_STOCK)
+TAKE_DISCARD = Action(ActionKind.TAKE_DISCARD)
+NEXT_HAND = Action(ActionKind.NEXT_HAND)
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Which ideas a level uses, and how strongly."""
+
+    outs: float = 0.0
+    """Deadwood points a live meld-making card (an "out") is worth while the stock is full."""
+    danger: float = 0.0
+    """Deadwood points charged for a discard the opponent surely melds (scaled by the chance it can)."""
+    infer: bool = False
+    """Weigh unseen cards by the opponent's picks, discards and passes (else: all unseen alike)."""
+    lookahead: bool = False
+    """Take the pile card only if it beats the expected stock draw (else: if it improves the hand)."""
+    knock_samples: int = 0
+    """Sampled opponent hands to judge a knock (0: knock whenever allowed)."""
+    mistake: float = 0.0
+    """Chance to shed a random unmelded card instead of the chosen one (Easy's slips)."""
+    take_only_melds: bool = False
+    """Take from the pile only to make a meld (Easy ignores mere deadwood cuts)."""
+
+
+EASY = Style(mistake=0.3, take_only_melds=True)
+NORMAL = Style(outs=0.6, danger=3.0)
+HARD = Style(outs=0.8, danger=6.0, infer=True, lookahead=True, knock_samples=40)
+
+
+class _Context:
+    """Per-decision caches: opponent card probabilities and how live each unseen card is for me."""
+
+    def __init__(self, k: Knowledge, style: Style) -> None:
+        self.k = k
+        self.style = style
+        self.weights = card_weights(k) if style.infer else {b: 1.0 for b in bits_of(k.unseen)}
+        self.probs = opponent_probs(k, self.weights)
+        # Chance an unseen card is still in the stock (so I may draw it), faded as the stock runs out:
+        # an out that can only arrive after the hand is over is worth nothing.
+        stage = min(1.0, k.stock_size / 20.0)
+        self.live = {b: (1.0 - self.probs.get(b, 0.0)) * stage for b in bits_of(k.unseen)}
+
+    def value(self, hand: int) -> float:
+        """Lower is better: deadwood, less a credit for live cards that would make melds."""
+        dw = deadwood_of_mask(hand)
+        if self.style.outs:
+            return dw - self.style.outs * outs_weight(hand, self.live)
+        return dw
+
+    def discard_cost(self, card: int) -> float:
+        if not self.style.danger:
+            return 0.0
+        return self.style.danger * danger(card, self.probs)
+
+    def best_discard(self, hand: int, forbidden: int) -> tuple[float, int]:
+        """The discard minimising hand value plus danger; ties shed the higher card."""
+        best = (1e9, 0.0, 0)
+        for b in bits_of(hand & ~forbidden):
+            score = self.value(hand ^ b) + self.discard_cost(b)
+            key = (score, -BIT_VALUE[b], b)
+            if key < best:
+                best = key
+        return best[0], best[2]
+
+
+def _take_pile(ctx: _Context) -> bool:
+    k, style = ctx.k, ctx.style
+    top = k.top
+    if not top:
+        return False
+    hand = k.hand
+    makes_meld = bool(meld_outs(hand) & top)
+    if style.take_only_melds:
+        return makes_meld and deadwood_of_mask(hand | top) < deadwood_of_mask(hand) + BIT_VALUE[top]
+    take_score, _ = ctx.best_discard(hand | top, top)
+    if not style.lookahead:
+        return take_score < ctx.value(hand) - (0.0 if makes_meld else 1.0)
+    # Compare with the expected stock card: each unseen card weighted by its chance of being in the stock.
+    total = weight = 0.0
+    for u, w in ctx.live.items():
+        if w <= 0.0:
+            continue
+        score, _ = ctx.best_discard(hand | u, 0)
+        total += w * score
+        weight += w
+    if weight == 0.0:
+        return take_score < ctx.value(hand)
+    # Taking from the pile shows the opponent what I collect, so it must win by a little.
+    return take_score < total / weight - (0.0 if makes_meld else 0.5)
+
+
+def _should_knock(ctx: _Context, kept: int, rng: random.Random) -> bool:
+    k, style = ctx.k, ctx.style
+    dw = deadwood_of_mask(kept)
+    if dw == 0 or not style.knock_samples:
+        return True
+    extra = min(k.opp_stock_draws, 6)
+    samples = [sample_hand(k, ctx.weights, rng, extra) for _ in range(style.knock_samples)]
+    est = estimate_knock(kept, samples)
+    if est.mean_points <= 0:
+        return False
+    # Waiting for gin pays only with a long stock ahead and a hand one card away.
+    gin_outs = sum(ctx.live.get(u, 0.0) for u in bits_of(meld_outs(kept)))
+    return not (dw <= 2 and k.stock_size > 16 and gin_outs >= 3 and est.undercut_rate < 0.05)
+
+
+def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
+    """The action a level takes, from masks only."""
+    ctx = _Context(k, style)
+    if k.phase is Phase.UPCARD:
+        return TAKE_UPCARD if _take_pile(ctx) else PASS
+    if k.phase is Phase.DRAW:
+        if k.can_take and _take_pile(ctx):
+            return TAKE_DISCARD
+        return DRAW_STOCK
+    # Discard phase (R9-R12).
+    _, card = ctx.best_discard(k.hand, k.taken)
+    if style.mistake and rng.random() < style.mistake:
+        # A slip: some card that is not in a meld (the deadwood is unchanged if it was melded anyway).
+        dw = deadwood_of_mask(k.hand)
+        loose = [b for b in bits_of(k.hand & ~k.taken) if deadwood_of_mask(k.hand ^ b) == dw - BIT_VALUE[b]]
+        if loose:
+            card = rng.choice(loose)
+    # Knocking: among the discards that allow it, the one keeping the least deadwood, then the safest.
+    knock_card, knock_key = 0, (99, 9.0)
+    for b in bits_of(k.hand & ~k.taken):
+        dw = deadwood_of_mask(k.hand ^ b)
+        if dw <= KNOCK_LIMIT:
+            key = (dw, ctx.discard_cost(b))
+            if key < knock_key:
+                knock_card, knock_key = b, key
+    if knock_card and _should_knock(ctx, k.hand ^ knock_card, rng):
+        return Action(ActionKind.KNOCK, CARD_OF_BIT[knock_card])
+    return Action(ActionKind.DISCARD, CARD_OF_BIT[card])
+
+
+def _level(style: Style) -> Player:
+    def play(v: PlayerView, rng: random.Random) -> Action:
+        if v.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
+            return NEXT_HAND
+        return decide(from_view(v), style, rng)
+
+    return play
+
+
+def random_legal(v: PlayerView, rng: random.Random) -> Action:
+    """The weakest baseline: any legal action, uniformly."""
+    return rng.choice(v.legal_actions)
+
+
+PLAYERS: dict[str, Player] = {
+    "random": random_legal,
+    "simple": simple_choice,
+    "easy": _level(EASY),
+    "normal": _level(NORMAL),
+    "hard": _level(HARD),
+}

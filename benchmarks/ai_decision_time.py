@@ -1,0 +1,66 @@
+"""Decision time per level: p50/p95/p99 over the decisions of seeded self-play games.
+
+    python -m benchmarks.ai_decision_time [--hands 60] [--seed 1]
+
+Each level plays whole hands against the simple baseline through the engine; only the
+level's own ``choose`` calls are timed (view building included, as a web request pays it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from app.ai import Level, choose
+from app.ai.simple import simple_choice
+from app.engine import Phase, apply, new_match, view
+from app.engine.rules import NEXT_HAND
+
+
+def timings(level: Level, hands: int, seed: int) -> list[float]:
+    rng = random.Random(seed)
+    deal_rng = random.Random(seed + 1)
+    out: list[float] = []
+    state = new_match(deal_rng, starter=0)
+    played = 0
+    while played < hands:
+        if state.phase is Phase.MATCH_OVER:
+            state = new_match(deal_rng)
+            continue
+        if state.phase is Phase.HAND_OVER:
+            played += 1
+            state = apply(state, NEXT_HAND, deal_rng)
+            continue
+        if state.turn == 0:
+            start = time.perf_counter()
+            action = choose(view(state, 0), level, rng)
+            out.append(time.perf_counter() - start)
+        else:
+            action = simple_choice(view(state, 1), rng)
+        state = apply(state, action, deal_rng)
+    return out
+
+
+def percentile(data: list[float], q: float) -> float:
+    return statistics.quantiles(data, n=100, method="inclusive")[int(q) - 1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.ai_decision_time")
+    parser.add_argument("--hands", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"decision time per level, {args.hands} hands each vs simple (ms)")
+    print(f"{'level':8} {'decisions':>9} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
+    for level in Level:
+        t = [x * 1000 for x in timings(level, args.hands, args.seed)]
+        print(
+            f"{level.value:8} {len(t):9d} {percentile(t, 50):7.2f} {percentile(t, 95):7.2f}"
+            f" {percentile(t, 99):7.2f} {max(t):7.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from app.ai.simple import simple_choice
+from app.engine import GameState, Phase, apply, new_match, parse_cards, view
+from app.engine.cards import cards_mask
+
+
+def mask(text: str) -> int:
+    return cards_mask(parse_cards(text))
+
+
+def states(seed: int, hands: int = 3) -> Iterator[GameState]:
+    """Every state of a few seeded hands played by the simple baseline on both sides."""
+    rng = random.Random(seed)
+    state = new_match(rng)
+    played = 0
+    while played < hands and state.phase is not Phase.MATCH_OVER:
+        yield state
+        if state.phase is Phase.HAND_OVER:
+            played += 1
+        state = apply(state, simple_choice(view(state, state.turn), rng), rng)

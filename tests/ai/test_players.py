@@ -1,0 +1,71 @@
+"""Every player makes legal moves, and decisions depend only on the view (fairness)."""
+
+import random
+
+import pytest
+
+from app.ai import Level, choose
+from app.ai.knowledge import from_view
+from app.ai.players import PLAYERS
+from app.engine import GameState, Phase, apply, legal_actions, new_match, view
+from app.engine.cards import cards_mask
+from tests.ai.conftest import states
+
+
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_players_only_make_legal_moves_through_whole_matches(name: str) -> None:
+    rng = random.Random(3)
+    player = PLAYERS[name]
+    state = new_match(rng)
+    moves = 0
+    while state.phase is not Phase.MATCH_OVER and moves < 1500:
+        action = player(view(state, state.turn), rng)
+        assert action in legal_actions(state)
+        state = apply(state, action, rng)
+        moves += 1
+    assert moves > 50
+
+
+def _reshuffle_hidden(state: GameState, me: int, rng: random.Random) -> GameState:
+    """The same game as far as ``me`` can tell: the opponent's unseen cards and the stock dealt anew."""
+    opp = 1 - me
+    known = set(view(state, me).opponent_known)
+    kept = [c for c in state.hands[opp] if c in known]
+    hidden = [c for c in state.hands[opp] if c not in known] + list(state.stock)
+    rng.shuffle(hidden)
+    split = len(state.hands[opp]) - len(kept)
+    hands = list(state.hands)
+    hands[opp] = tuple(kept + hidden[:split])
+    return state.model_copy(update={"hands": tuple(hands), "stock": tuple(hidden[split:])})
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_decisions_ignore_hidden_cards(level: Level) -> None:
+    shuffler = random.Random(99)
+    compared = changed = 0
+    for seed in (1, 2):
+        for state in states(seed=seed, hands=3):
+            me = state.turn
+            if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
+                continue
+            twin = GameState.model_validate(_reshuffle_hidden(state, me, shuffler).model_dump())
+            changed += cards_mask(twin.hands[1 - me]) != cards_mask(state.hands[1 - me])
+            assert from_view(view(twin, me)) == from_view(view(state, me))
+            for s in range(3):
+                a = choose(view(state, me), level, random.Random(s))
+                b = choose(view(twin, me), level, random.Random(s))
+                assert a == b
+            compared += 1
+    assert compared > 60 and changed > 60  # the hidden cards really were different
+
+
+def test_levels_decide_differently_somewhere() -> None:
+    # Guards against the levels silently collapsing into one player.
+    differ = 0
+    for state in states(seed=8, hands=5):
+        if state.phase not in (Phase.DRAW, Phase.DISCARD, Phase.UPCARD):
+            continue
+        v = view(state, state.turn)
+        picks = {str(choose(v, level, random.Random(0))) for level in Level}
+        differ += len(picks) > 1
+    assert differ > 0
