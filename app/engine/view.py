@@ -92,7 +92,7 @@ def view(state: GameState, player: int) -> PlayerView:
     known: list[Card] = []
     discarded: list[Card] = []
     passed: list[Card] = []
-    top: Card | None = None  # the face-up card on the pile before each event
+    top: Card | None = state.deal.deck[20]  # the upcard (R7); then the face-up card before each event
     for e in state.log:
         if e.player == opp:
             if e.kind in _TAKES and e.card is not None:
