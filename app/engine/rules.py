@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable
 
 from app.engine.cards import DECK, Card, cards_mask
-from app.engine.errors import IllegalAction
+from app.engine.errors import IllegalAction, InvalidState
 from app.engine.melds import deadwood_of_mask
 from app.engine.settle import KNOCK_LIMIT, HandKind, Side, settle
 from app.engine.state import (
@@ -69,6 +69,8 @@ def _knock_deadwood(state: GameState, card: Card) -> int:
 
 def legal_actions(state: GameState) -> list[Action]:
     """Every action the player to move may take now, in a stable order."""
+    if not isinstance(state, GameState):
+        raise InvalidState(f"{type(state).__name__} is not a game state.")
     phase = state.phase
     if phase is Phase.UPCARD:
         return [TAKE_UPCARD, PASS]  # R8
@@ -201,6 +203,8 @@ def apply(state: GameState, action: Action, rng: random.Random | None = None) ->
 
     ``rng`` is used only to deal the next hand.
     """
+    if not isinstance(state, GameState):
+        raise InvalidState(f"{type(state).__name__} is not a game state.")
     if not isinstance(action, Action):
         raise IllegalAction(f"{action!r} is not an action.")
     if action not in legal_actions(state):

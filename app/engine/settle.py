@@ -136,12 +136,15 @@ def settle(knocker: Sequence[Card], defender: Sequence[Card]) -> HandResult:
     >>> str(r.kind), str(r.winner), r.points, [str(c) for c in r.layoffs], r.formula
     ('knock', 'knocker', 36, ['9s', 'Ts'], '45 − 9 = 36')
     """
+    try:
+        k_mask, d_mask = cards_mask(knocker), cards_mask(defender)
+    except (AttributeError, TypeError):
+        raise InvalidCards("Settling needs two sequences of cards.") from None
     if len(knocker) != 10 or len(defender) != 10:
         raise InvalidCards(
             f"Settling needs 10 cards each; got {len(knocker)} for the knocker and {len(defender)} for the defender."
         )
     check_distinct((*knocker, *defender))
-    k_mask, d_mask = cards_mask(knocker), cards_mask(defender)
     knocker_dw = deadwood_of_mask(k_mask)
     if knocker_dw > KNOCK_LIMIT:
         raise IllegalAction(

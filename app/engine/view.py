@@ -86,7 +86,9 @@ def _public_log(state: GameState, player: int) -> tuple[Event, ...]:
 
 def view(state: GameState, player: int) -> PlayerView:
     """What ``player`` (0 or 1) may see of ``state``."""
-    if player not in (0, 1):
+    if not isinstance(state, GameState):
+        raise InvalidState(f"{type(state).__name__} is not a game state.")
+    if type(player) is not int or player not in (0, 1):
         raise InvalidState(f"There is no player {player!r}; players are 0 and 1.")
     opp = 1 - player
     known: list[Card] = []
