@@ -1,0 +1,130 @@
+"""What every table request carries, read once: the sealed save, the page's position, the view options.
+
+Routes declare these as ``Annotated`` parameters so their signatures read as prose.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Annotated
+
+from fastapi import Depends, Form, Request
+
+from app.engine import Card, GameState, InvalidCards, view
+from app.seal import Sealer
+from app.web import HUMAN, SavedGame, Sort, UnreadableSave, open_save, stamp
+
+__all__ = [
+    "Current",
+    "CurrentGame",
+    "OpenedGame",
+    "Posted",
+    "PostedForm",
+    "Rng",
+    "SealerDep",
+    "StaleTable",
+    "TableProblem",
+    "get_rng",
+    "get_sealer",
+]
+
+
+class TableProblem(Exception):
+    """A request we answer with the new-match screen and a message (the stored save is left alone)."""
+
+    def __init__(self, message: str, *, status_code: int = 400, can_resume: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status_code = status_code
+        self.can_resume = can_resume
+
+
+@dataclass(frozen=True)
+class Posted:
+    """The fields the page posts with every request (the token comes from localStorage, the rest from the page)."""
+
+    token: str
+    at: str
+    selected: Card | None
+    sort: Sort
+
+
+def _card_or_none(text: str) -> Card | None:
+    try:
+        return Card.parse(text) if text else None
+    except InvalidCards:
+        return None  # a selection is a display choice: a garbled one is simply dropped
+
+
+def read_posted(
+    token: Annotated[str, Form()] = "",
+    at: Annotated[str, Form()] = "",
+    selected: Annotated[str, Form()] = "",
+    sort: Annotated[str, Form()] = "",
+) -> Posted:
+    return Posted(token=token.strip(), at=at, selected=_card_or_none(selected), sort=Sort.read(sort))
+
+
+PostedForm = Annotated[Posted, Depends(read_posted)]
+
+
+def get_sealer(request: Request) -> Sealer:
+    sealer: Sealer = request.app.state.sealer.get()
+    return sealer
+
+
+SealerDep = Annotated[Sealer, Depends(get_sealer)]
+
+
+def get_rng() -> random.Random:
+    """The shuffle and the computer's choices; tests override this dependency with a seeded generator."""
+    return random.SystemRandom()
+
+
+Rng = Annotated[random.Random, Depends(get_rng)]
+
+
+@dataclass(frozen=True)
+class Current:
+    """The game a request acts on, with the options it came with."""
+
+    saved: SavedGame
+    posted: Posted
+
+    @property
+    def state(self) -> GameState:
+        return self.saved.state
+
+    def moved_to(self, saved: SavedGame) -> Current:
+        return replace(self, saved=saved)
+
+
+class StaleTable(Exception):
+    """The page was showing an older position than the saved game holds (a second tab, a late tap)."""
+
+    def __init__(self, current: Current) -> None:
+        super().__init__("stale table")
+        self.current = current
+
+
+def open_posted(posted: PostedForm, sealer: SealerDep) -> Current:
+    if not posted.token:
+        raise TableProblem("No saved game came with that request. Start a new match?")
+    try:
+        saved = open_save(sealer, posted.token)
+    except UnreadableSave as error:
+        raise TableProblem(f"{error} Your stored game is untouched until you start a new match.") from None
+    return Current(saved, posted)
+
+
+OpenedGame = Annotated[Current, Depends(open_posted)]
+
+
+def current_game(game: OpenedGame) -> Current:
+    if game.posted.at and game.posted.at != stamp(view(game.state, HUMAN)):
+        raise StaleTable(game)
+    return game
+
+
+CurrentGame = Annotated[Current, Depends(current_game)]

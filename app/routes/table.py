@@ -1,0 +1,76 @@
+"""The table's actions: resume a saved game, start a match, choose a card, make a move.
+
+Every handler is thin: read the posted save, ask the engine (through ``app.web.play``), render.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request, Response
+
+from app.ai import Level
+from app.engine import Action, EngineError
+from app.routes.deps import Current, CurrentGame, OpenedGame, PostedForm, Rng, SealerDep, open_posted
+from app.routes.render import render_chooser, render_table
+from app.web import UnreadableSave, open_save, play, start_match
+
+router = APIRouter(prefix="/game", tags=["table"])
+
+LEVEL_NAMES = ", ".join(level.value for level in Level)
+
+
+@router.post("/resume")
+def resume(request: Request, posted: PostedForm, sealer: SealerDep) -> Response:
+    """Show the saved game (a reload, a new tab), or the new-match screen when there is none."""
+    if not posted.token:
+        return render_chooser(request)
+    return render_table(request, open_posted(posted, sealer), sealer)
+
+
+@router.post("/new")
+def new_match(
+    request: Request, posted: PostedForm, sealer: SealerDep, rng: Rng, level: Annotated[str, Form()] = "normal"
+) -> Response:
+    """Deal a new match; the starting player alternates from the posted match, if it can be read (R3)."""
+    try:
+        chosen = Level(level)
+    except ValueError:
+        return render_chooser(
+            request, message=f"{level!r} is not a level; choose one of {LEVEL_NAMES}.", status_code=400
+        )
+    try:
+        previous = open_save(sealer, posted.token).state if posted.token else None
+    except UnreadableSave:
+        previous = None  # the person chose to start afresh: a coin flip decides who starts
+    game = Current(start_match(chosen, rng, previous), replace(posted, selected=None))
+    return render_table(request, game, sealer, announce_from=0)
+
+
+@router.post("/choose")
+def choose_new_match(request: Request, game: OpenedGame) -> Response:
+    """The new-match screen for a game in progress; nothing changes until a match is started."""
+    return render_chooser(request, can_resume=True, level=game.saved.level)
+
+
+@router.post("/show")
+def show(request: Request, game: CurrentGame, sealer: SealerDep) -> Response:
+    """Re-render the table with another card selected, or the hand sorted another way (not a move)."""
+    return render_table(request, game, sealer)
+
+
+@router.post("/act")
+def act(
+    request: Request, game: CurrentGame, sealer: SealerDep, rng: Rng, action: Annotated[str, Form()] = ""
+) -> Response:
+    """Play the person's move, let the computer reply, and show the table."""
+    before = game.state
+    try:
+        after = play(game.saved, Action.parse(action), rng)
+    except EngineError as error:
+        # Illegal or garbled: the same table, unchanged, with the engine's reason.
+        return render_table(request, game, sealer, message=str(error), status_code=409)
+    # A selection survives a draw (choose your discard early); a card no longer held is dropped when shown.
+    same_hand = after.state.deal == before.deal
+    return render_table(request, game.moved_to(after), sealer, announce_from=len(before.log) if same_hand else 0)

@@ -1,0 +1,48 @@
+// The few things htmx cannot do: keep the sealed game in localStorage and send it with every request.
+// The server keeps no games, so this browser's copy is the only one; it is replaced only by a
+// response that carries a new token (an error screen carries none, so a bad save stays until the
+// person starts a new match).
+(function () {
+  "use strict";
+  var SAVE = "gin-rummy.save";
+  var SORT = "gin-rummy.sort";
+  var memory = {}; // used when storage is blocked (private modes): the game lasts as long as the tab
+
+  function read(key) {
+    try {
+      var value = window.localStorage.getItem(key);
+      if (value !== null) return value;
+    } catch (e) { /* storage blocked: fall back to memory */ }
+    return Object.prototype.hasOwnProperty.call(memory, key) ? memory[key] : null;
+  }
+
+  function write(key, value) {
+    memory[key] = value;
+    try { window.localStorage.setItem(key, value); } catch (e) { /* memory keeps it */ }
+  }
+
+  function keepToken() {
+    var table = document.getElementById("table");
+    var token = table && table.getAttribute("data-token");
+    if (token) write(SAVE, token);
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var sort = event.detail.elt.getAttribute("data-sort");
+    if (sort) write(SORT, sort);
+    event.detail.parameters.token = read(SAVE) || "";
+    event.detail.parameters.sort = read(SORT) || "rank";
+  });
+
+  document.addEventListener("htmx:afterSwap", keepToken);
+  document.addEventListener("DOMContentLoaded", keepToken);
+
+  document.addEventListener("htmx:sendError", function () {
+    var offline = document.getElementById("offline");
+    if (offline) offline.hidden = false;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var offline = document.getElementById("offline");
+    if (offline && event.detail.xhr && event.detail.xhr.status) offline.hidden = true;
+  });
+})();

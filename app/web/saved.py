@@ -1,0 +1,66 @@
+"""The saved game the browser keeps: a sealed ``SavedGame`` (state, level, format version)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from app.ai import Level
+from app.engine import GameState, PlayerView
+from app.seal import Sealer, SealError
+
+__all__ = ["SAVE_FORMAT", "SavedGame", "UnreadableSave", "open_save", "seal_save", "stamp"]
+
+SAVE_FORMAT = 1
+
+
+class UnreadableSave(ValueError):
+    """A posted token that holds no game we can continue; ``str(error)`` is for the person."""
+
+
+class SavedGame(BaseModel):
+    """Everything the server needs to continue a match: it keeps nothing between requests."""
+
+    model_config = ConfigDict(frozen=True)
+
+    format: Literal[1]
+    """Bumped when this payload changes shape, so an old save is refused with a clear message."""
+    level: Level
+    state: GameState
+
+    @classmethod
+    def start(cls, state: GameState, level: Level) -> SavedGame:
+        return cls(format=SAVE_FORMAT, level=level, state=state)
+
+    def with_state(self, state: GameState) -> SavedGame:
+        return self.model_copy(update={"state": state})
+
+
+def seal_save(sealer: Sealer, saved: SavedGame) -> str:
+    # exclude_defaults keeps the token short: most of the state's fields sit at their defaults early on.
+    return sealer.seal(saved.model_dump_json(exclude_defaults=True).encode())
+
+
+def open_save(sealer: Sealer, token: str) -> SavedGame:
+    """The game in ``token``; ``UnreadableSave`` (with a sentence for the person) for anything else."""
+    try:
+        payload = sealer.unseal(token)
+    except SealError as error:
+        raise UnreadableSave(str(error)) from None
+    try:
+        return SavedGame.model_validate_json(payload)
+    except ValidationError:
+        # Authentic but not a game this version understands (or breaks the rules): say so, never guess.
+        raise UnreadableSave(
+            "This saved game could not be opened: it was saved by a different version of the game."
+        ) from None
+
+
+def stamp(table: PlayerView) -> str:
+    """A short name for the position a page shows, posted back with each move to catch stale pages.
+
+    Built from public facts only: the deal's published fingerprint, how many moves were made
+    this hand, and the phase. Within a match no two positions share it.
+    """
+    return f"{table.fingerprint[:16]}.{len(table.log)}.{table.phase.value}"

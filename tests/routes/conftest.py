@@ -1,0 +1,126 @@
+"""An app with a known key and a seeded shuffle, and a player that posts what the page would post."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.fernet import Fernet
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app.engine import Deal, GameState, Phase, parse_cards
+from app.engine.cards import DECK
+from app.main import create_app
+from app.routes.deps import get_rng
+from app.seal import Sealer
+from app.settings import Settings
+from app.web import SavedGame, open_save, seal_save
+from tests.routes.page import Button, Page, fields, read
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(keys=(Fernet.generate_key().decode(),), data_dir=tmp_path)
+
+
+@pytest.fixture
+def seed() -> int:
+    return 7
+
+
+@pytest.fixture
+def app(settings: Settings, seed: int) -> FastAPI:
+    app = create_app(settings)
+    rng = random.Random(seed)
+    app.dependency_overrides[get_rng] = lambda: rng
+    return app
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app) as client:
+        yield client
+
+
+@pytest.fixture
+def sealer(settings: Settings) -> Sealer:
+    return Sealer.from_settings(settings)
+
+
+class Player:
+    """Plays through HTTP like the page does: the stored token, plus the table's and the button's values."""
+
+    def __init__(self, client: TestClient, sealer: Sealer) -> None:
+        self.client = client
+        self.sealer = sealer
+        self.token = ""
+        self.sort = "rank"
+        self.page: Page | None = None
+
+    def post(self, path: str, **data: Any) -> Page:
+        body = {"token": self.token, "sort": self.sort, **data}
+        page = read(self.client.post(path, data=body, headers=HX))
+        if page.token:  # the script stores only tokens the response carries
+            self.token = page.token
+        self.page = page
+        return page
+
+    def press(self, button: Button) -> Page:
+        assert self.page is not None
+        return self.post(button.post, **fields(self.page, button))
+
+    def new_match(self, level: str = "normal") -> Page:
+        return self.post("/game/new", level=level)
+
+    @property
+    def saved(self) -> SavedGame:
+        return open_save(self.sealer, self.token)
+
+    @property
+    def state(self) -> GameState:
+        return self.saved.state
+
+    def load(self, state: GameState, level: str = "normal") -> Page:
+        """Continue from ``state`` as if it had been saved in this browser."""
+        self.token = seal_save(self.sealer, SavedGame.model_validate({"format": 1, "level": level, "state": state}))
+        return self.post("/game/resume")
+
+
+@pytest.fixture
+def player(client: TestClient, sealer: Sealer) -> Player:
+    return Player(client, sealer)
+
+
+def make_state(
+    mine: str,
+    theirs: str,
+    discard: str,
+    *,
+    phase: Phase = Phase.DRAW,
+    turn: int = 0,
+    starter: int = 0,
+    stock: str | None = None,
+    **extra: Any,
+) -> GameState:
+    """Player 0 holds ``mine``, player 1 ``theirs``; the stock is ``stock`` (default: every other card)."""
+    hands = (parse_cards(mine), parse_cards(theirs))
+    pile = parse_cards(discard)
+    used = {*hands[0], *hands[1], *pile}
+    rest = tuple(c for c in DECK if c not in used)
+    if stock is not None:
+        wanted = parse_cards(stock)
+        # The cards in neither hand nor the wanted stock go under the discard pile.
+        pile = (*(c for c in rest if c not in wanted), *pile)
+        rest = wanted
+    first = (*hands[starter], *hands[1 - starter], pile[-1])
+    deck = (*first, *(c for c in DECK if c not in first))
+    return GameState(
+        hands=hands, stock=rest, discard=pile, phase=phase, turn=turn, starter=starter,
+        deal=Deal(deck=deck, salt="00"), **extra,
+    )  # fmt: skip

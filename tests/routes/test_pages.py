@@ -1,0 +1,88 @@
+"""The pages around the table: first load, rules, health, headers and size."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from tests.routes.conftest import HX, Player
+
+FIRST_LOAD_BUDGET = 100 * 1024  # bytes transferred, compressed
+
+
+def test_healthz(client: TestClient) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_the_first_page_asks_for_the_saved_game_once_loaded(client: TestClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert 'hx-post="/game/resume"' in response.text and 'hx-trigger="load"' in response.text
+    assert response.headers["cache-control"] == "no-store"
+
+
+def test_the_rules_page_covers_every_rule_example_and_question(client: TestClient) -> None:
+    text = client.get("/rules").text
+    for n in range(1, 21):
+        assert f'id="r{n}"' in text and f">R{n}<" in text
+    for n in range(1, 7):
+        assert f'id="e{n}"' in text
+    for question in (
+        "What is the aim?",
+        "How do I select, draw, discard and knock?",
+        "Which kind of Gin Rummy is this?",
+        "What should I check before a move?",
+        "When may I knock?",
+        "What is an Ace worth?",
+        "What happens if our deadwood ties?",
+        "Are layoffs automatic?",
+        "Can a hand end without a winner?",
+    ):
+        assert question in text
+    for control in ("Stock", "Discard pile", "Take", "Pass", "Discard", "Knock (6)", "Gin", "Next hand", "New match"):
+        assert control in text
+    assert "25 + 8 − 5 = 28" in text  # E1
+
+
+def test_every_page_sends_a_strict_policy_and_holds_no_inline_code_or_third_party_address(
+    client: TestClient, player: Player
+) -> None:
+    pages = [client.get("/"), client.get("/rules"), client.get("/nowhere")]
+    player.new_match()
+    pages.append(client.post("/game/resume", data={"token": player.token}, headers=HX))
+    pages.append(client.post("/game/resume", data={"token": player.token}))  # the whole page, without htmx
+    for response in pages:
+        policy = response.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "style-src 'self'" in policy
+        assert response.headers["x-content-type-options"] == "nosniff"
+        html = response.text
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html), "inline script"
+        assert "<style" not in html and " style=" not in html, "inline style"
+        assert not re.search(r" on[a-z]+=", html), "inline event handler"
+        assert not re.search(r"(src|href)=\"(https?:)?//", html), "third-party address"
+
+
+def test_fragments_vary_on_hx_request_and_are_not_cached(player: Player) -> None:
+    player.new_match()
+    response = player.client.post("/game/resume", data={"token": player.token}, headers=HX)
+    assert "HX-Request" in response.headers["vary"]
+    assert response.headers["cache-control"] == "no-store"
+    assert "<html" not in response.text  # just the blocks htmx swaps
+    assert 'hx-swap-oob="innerHTML"' in response.text
+
+
+def test_the_first_load_transfers_under_100_kb_compressed(client: TestClient) -> None:
+    gzip = {"Accept-Encoding": "gzip"}
+    page = client.get("/", headers=gzip)
+    total = page.num_bytes_downloaded
+    assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', page.text)
+    assert any("htmx" in a for a in assets) and any(a.endswith(".css") or ".css?" in a for a in assets)
+    for asset in assets:
+        response = client.get(asset, headers=gzip)
+        assert response.status_code == 200, asset
+        assert response.headers["cache-control"] == "public, max-age=31536000, immutable"
+        total += response.num_bytes_downloaded
+    assert total < FIRST_LOAD_BUDGET, total
