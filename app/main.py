@@ -16,6 +16,7 @@ from app.routes import pages, table
 from app.routes.deps import StaleTable, TableProblem
 from app.routes.render import is_htmx, render_chooser, render_table
 from app.seal import Sealer
+from app.security import SecurityHeaders
 from app.settings import Settings, get_settings
 from app.web.templating import STATIC_DIR, templates
 
@@ -29,11 +30,6 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-# No inline script or style anywhere, and nothing from another origin.
-CONTENT_SECURITY_POLICY = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
 STALE_MESSAGE = (
     "This page was out of date (another tab, or a tap on an old screen), so nothing was played. "
     "Here is the game as it stands."
@@ -51,34 +47,6 @@ class _LazySealer:
         if self._sealer is None:
             self._sealer = Sealer.from_settings(self._settings)
         return self._sealer
-
-
-class SecurityHeaders:
-    """Adds the CSP and friends to every response, and long caching to versioned static files."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        versioned_static = scope["path"].startswith("/static/") and b"v=" in scope.get("query_string", b"")
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [
-                    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
-                ]
-                if versioned_static:
-                    headers.append((b"cache-control", b"public, max-age=31536000, immutable"))
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
 
 
 class BodyLimit:
