@@ -1,0 +1,117 @@
+"""Run the real ``gin-rummy`` command in a child process on a free loopback port, and stop it.
+
+Shared by the load benchmark and the tests that need a real server (restarts, several
+workers): they exercise exactly what production runs, ``python -m app.cli`` configured
+through ``GIN_*`` variables.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+__all__ = ["LiveServer", "free_port", "running_server"]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now (the OS picks it)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    base_url: str
+    pid: int
+    log: IO[bytes]
+
+    def output(self) -> str:
+        """What the server printed so far (its last 20,000 characters)."""
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-20_000:]
+
+
+@contextmanager
+def running_server(
+    data_dir: Path,
+    *,
+    workers: int = 1,
+    keys: str | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: Path = ROOT,
+    command: list[str] | None = None,
+    startup_timeout: float = 60.0,
+) -> Iterator[LiveServer]:
+    """``gin-rummy`` serving on 127.0.0.1 until ``/healthz`` answers; yields it; stops it.
+
+    The child sees none of this environment's ``GIN_*`` variables except those given here,
+    so a developer's own settings never leak into a measurement or a test.
+    """
+    port = free_port()
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("GIN_")}
+    environment.update(GIN_HOST="127.0.0.1", GIN_PORT=str(port), GIN_WORKERS=str(workers), GIN_DATA_DIR=str(data_dir))
+    if keys is not None:
+        environment["GIN_KEYS"] = keys
+    environment.update(env or {})
+    # The package is importable from the repository even when it is not installed.
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environment.get("PYTHONPATH")]))
+    with tempfile.TemporaryFile() as log:
+        # A session of its own: uvicorn's worker processes can be stopped along with it.
+        process = subprocess.Popen(
+            command or [sys.executable, "-m", "app.cli"],
+            cwd=cwd,
+            env=environment,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        server = LiveServer(f"http://127.0.0.1:{port}", process.pid, log)
+        try:
+            _wait_until_healthy(process, server, startup_timeout)
+            yield server
+        finally:
+            _stop(process)
+
+
+def _wait_until_healthy(process: subprocess.Popen[bytes], server: LiveServer, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}:\n{server.output()}")
+        try:
+            with urllib.request.urlopen(f"{server.base_url}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the server did not answer /healthz within {timeout:.0f} s:\n{server.output()}")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    # SIGTERM first: uvicorn shuts its workers down gracefully. Then the whole session
+    # (only the processes this function started) if anything lingers.
+    if process.poll() is None:
+        process.terminate()
+        with suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=15)
+    with suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
