@@ -65,23 +65,26 @@ def opponent_probs(k: Knowledge, weights: dict[int, float] | None = None) -> dic
 def sample_hand(k: Knowledge, weights: dict[int, float], rng: random.Random, extra: int = 0) -> int:
     """One opponent hand consistent with the view: the known cards plus weighted unseen cards.
 
-    ``extra`` more cards are drawn and the worst ones dropped, greedily: a hand that has drawn
+    ``extra`` more cards are drawn one by one, each time dropping the worst card: a hand that has drawn
     and discarded for a while is better than a random one, and a random sample alone would
     understate the undercut risk late in a hand.
     """
     n = hidden_count(k)
     items = list(weights.items())
-    hand = k.opp_known
     want = min(n + extra, len(items))
     # Weighted sampling without replacement (Efraimidis–Spirakis keys).
     keyed = sorted(items, key=lambda it: rng.random() ** (1.0 / it[1]), reverse=True)
-    for b, _ in keyed[:want]:
+    hand = k.opp_known
+    for b, _ in keyed[: min(n, want)]:
         hand |= b
-    for _ in range(want - n):
+    # Then draw the extra cards one at a time, each time shedding the card that keeps the least
+    # deadwood, as the opponent would have (hands stay at 11 cards, so this stays cheap).
+    for b, _ in keyed[n:want]:
+        hand |= b
         best_dw, best_bit = 999, 0
-        for b in bits_of(hand & ~k.opp_known):
-            dw = deadwood_of_mask(hand ^ b)
+        for c in bits_of(hand & ~k.opp_known):
+            dw = deadwood_of_mask(hand ^ c)
             if dw < best_dw:
-                best_dw, best_bit = dw, b
+                best_dw, best_bit = dw, c
         hand ^= best_bit
     return hand

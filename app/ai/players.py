@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.ai.evaluate import danger, meld_outs, outs_weight
 from app.ai.inference import card_weights, opponent_probs, sample_hand
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import BIT_VALUE, Knowledge, bits_of, from_view
+from app.ai.playout import wait_value
 from app.ai.simple import simple_choice
 from app.engine import Action, ActionKind, Phase, PlayerView
 from app.engine.cards import DECK, Card
@@ -45,6 +46,12 @@ class Style:
     """Take the pile card only if it beats the expected stock draw (else: if it improves the hand)."""
     knock_samples: int = 0
     """Sampled opponent hands to judge a knock (0: knock whenever allowed)."""
+    wait_playouts: int = 0
+    """Play this many sampled hands out to value waiting, and knock only if knocking is worth more."""
+    max_undercut: float = 1.0
+    """Wait rather than knock when the sampled undercut rate is above this."""
+    knock_fade: int = 0
+    """Without samples: every this many discards in the hand, knock only with one point less (0: never fade)."""
     mistake: float = 0.0
     """Chance to shed a random unmelded card instead of the chosen one (Easy's slips)."""
     take_only_melds: bool = False
@@ -52,7 +59,7 @@ class Style:
 
 
 EASY = Style(mistake=0.3, take_only_melds=True)
-NORMAL = Style(outs=0.6, danger=3.0)
+NORMAL = Style(outs=0.6, danger=3.0, knock_fade=3)
 HARD = Style(outs=0.8, danger=6.0, infer=True, lookahead=True, knock_samples=40)
 
 
@@ -68,6 +75,7 @@ class _Context:
         # an out that can only arrive after the hand is over is worth nothing.
         stage = min(1.0, k.stock_size / 20.0)
         self.live = {b: (1.0 - self.probs.get(b, 0.0)) * stage for b in bits_of(k.unseen)}
+        self._danger: dict[int, float] = {}
 
     def value(self, hand: int) -> float:
         """Lower is better: deadwood, less a credit for live cards that would make melds."""
@@ -79,7 +87,11 @@ class _Context:
     def discard_cost(self, card: int) -> float:
         if not self.style.danger:
             return 0.0
-        return self.style.danger * danger(card, self.probs)
+        # The draw lookahead asks about the same few cards hundreds of times.
+        cost = self._danger.get(card)
+        if cost is None:
+            cost = self._danger[card] = self.style.danger * danger(card, self.probs)
+        return cost
 
     def best_discard(self, hand: int, forbidden: int) -> tuple[float, int]:
         """The discard minimising hand value plus danger; ties shed the higher card."""
@@ -118,16 +130,28 @@ def _take_pile(ctx: _Context) -> bool:
     return take_score < total / weight - (0.0 if makes_meld else 0.5)
 
 
-def _should_knock(ctx: _Context, kept: int, rng: random.Random) -> bool:
+def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random) -> bool:
     k, style = ctx.k, ctx.style
     dw = deadwood_of_mask(kept)
-    if dw == 0 or not style.knock_samples:
+    if dw == 0:
         return True
+    if not style.knock_samples:
+        # Opponents' hands improve as the hand goes on, so a late knock needs less deadwood to be safe.
+        return not style.knock_fade or dw <= KNOCK_LIMIT - k.discards // style.knock_fade
     extra = min(k.opp_stock_draws, 6)
     samples = [sample_hand(k, ctx.weights, rng, extra) for _ in range(style.knock_samples)]
     est = estimate_knock(kept, samples)
-    if est.mean_points <= 0:
+    if est.mean_points <= 0 or est.undercut_rate > style.max_undercut:
         return False
+    if style.wait_playouts and wait_card:
+        # Determinized Monte Carlo: the same sampled hands, each with the rest of the unseen cards as a stock.
+        wait_kept = k.hand ^ wait_card
+        runs = []
+        for opp in samples[: style.wait_playouts]:
+            stock = bits_of(k.unseen & ~opp)
+            rng.shuffle(stock)
+            runs.append((opp, stock))
+        return est.mean_points >= wait_value(wait_kept, wait_card, runs)
     # Waiting for gin pays only with a long stock ahead and a hand one card away.
     gin_outs = sum(ctx.live.get(u, 0.0) for u in bits_of(meld_outs(kept)))
     return not (dw <= 2 and k.stock_size > 16 and gin_outs >= 3 and est.undercut_rate < 0.05)
@@ -158,7 +182,7 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
             key = (dw, ctx.discard_cost(b))
             if key < knock_key:
                 knock_card, knock_key = b, key
-    if knock_card and _should_knock(ctx, k.hand ^ knock_card, rng):
+    if knock_card and _should_knock(ctx, k.hand ^ knock_card, card if card != knock_card else 0, rng):
         return Action(ActionKind.KNOCK, CARD_OF_BIT[knock_card])
     return Action(ActionKind.DISCARD, CARD_OF_BIT[card])
 
@@ -184,3 +208,19 @@ PLAYERS: dict[str, Player] = {
     "normal": _level(NORMAL),
     "hard": _level(HARD),
 }
+
+# Hard with one idea switched off, for measuring what each idea is worth (docs/ai.md).
+ABLATIONS: dict[str, Style] = {
+    "hard-no-inference": replace(HARD, infer=False),
+    "hard-no-danger": replace(HARD, danger=0.0),
+    "hard-no-outs": replace(HARD, outs=0.0),
+    "hard-no-lookahead": replace(HARD, lookahead=False),
+    "hard-knock-asap": replace(HARD, knock_samples=0),
+    "hard-strict": replace(HARD, max_undercut=0.25),
+    "hard-80": replace(HARD, knock_samples=80),
+    "hard-mc": replace(HARD, wait_playouts=30),
+    "hard-mc-strict": replace(HARD, wait_playouts=30, max_undercut=0.25),
+    "normal-fade3": replace(NORMAL, knock_fade=3),
+    "normal-fade4": replace(NORMAL, knock_fade=4),
+}
+PLAYERS.update({name: _level(style) for name, style in ABLATIONS.items()})

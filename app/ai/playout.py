@@ -1,0 +1,69 @@
+"""Fast playouts on masks: finish a determinized hand with greedy play on both sides.
+
+Used by Hard to value *waiting* instead of knocking: each sampled opponent hand, with the
+rest of the unseen cards shuffled into a stock, is played out to the end of the hand.
+Both sides play greedily (take the pile card if it lowers deadwood, shed the card that
+keeps the least, knock as soon as allowed), which is how the simple baseline plays and
+close enough to a typical opponent to rank "knock now" against "wait".
+"""
+
+from __future__ import annotations
+
+from app.ai.knock import knock_points
+from app.ai.knowledge import BIT_VALUE
+from app.engine.cards import LANE
+from app.engine.melds import deadwood_of_mask
+from app.engine.settle import KNOCK_LIMIT
+
+VOID_STOCK = 2  # R13
+
+
+def _best_discard(hand: int, forbidden: int) -> tuple[int, int]:
+    """The discard keeping the least deadwood; ties shed the higher card, then the lower suit (as simple does)."""
+    best = (999, 0, 0, 0)
+    m = hand & ~forbidden
+    while m:
+        b = m & -m
+        m ^= b
+        key = (deadwood_of_mask(hand ^ b), -BIT_VALUE[b], -((b.bit_length() - 1) % LANE), b)
+        if key < best:
+            best = key
+    return best[0], best[3]
+
+
+def _turn(hand: int, top: int, stock: list[int]) -> tuple[int, int, int]:
+    """One greedy turn: (new hand, card discarded, deadwood kept)."""
+    if top:
+        dw_take, bit_take = _best_discard(hand | top, top)
+        if dw_take < deadwood_of_mask(hand):
+            return (hand | top) ^ bit_take, bit_take, dw_take
+    drawn = stock.pop()
+    dw, bit = _best_discard(hand | drawn, 0)
+    return (hand | drawn) ^ bit, bit, dw
+
+
+def play_out(mine: int, theirs: int, top: int, stock: list[int], my_turn: bool) -> int:
+    """Points to me (negative: to the opponent) when the hand is played out greedily; 0 for a void hand.
+
+    ``stock`` is consumed from its end. The player to move may take ``top``.
+    """
+    hands = [mine, theirs]
+    who = 0 if my_turn else 1
+    while len(stock) > VOID_STOCK:
+        hand, top, dw = _turn(hands[who], top, stock)
+        hands[who] = hand
+        if dw <= KNOCK_LIMIT:
+            pts = knock_points(hand, hands[1 - who])
+            return pts if who == 0 else -pts
+        who = 1 - who
+    return 0
+
+
+def wait_value(kept: int, discard: int, samples: list[tuple[int, list[int]]]) -> float:
+    """Mean points to me if I discard without knocking and the hand is played out from each sample."""
+    if not samples:
+        return 0.0
+    total = 0
+    for opp, stock in samples:
+        total += play_out(kept, opp, discard, list(stock), my_turn=False)
+    return total / len(samples)

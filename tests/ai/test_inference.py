@@ -1,0 +1,62 @@
+"""Opponent-hand inference: clues move the weights the right way, and samples fit the view."""
+
+import random
+from dataclasses import replace
+
+from app.ai.inference import card_weights, opponent_probs, sample_hand
+from app.ai.knowledge import Knowledge, from_view
+from app.engine import Phase, view
+from app.engine.cards import cards_mask
+from tests.ai.conftest import mask, states
+
+
+def _knowledge() -> Knowledge:  # a real mid-hand view
+    for state in states(seed=3, hands=1):
+        if state.phase is Phase.DRAW:
+            return from_view(view(state, state.turn))
+    raise AssertionError("no draw phase")
+
+
+def _fresh(hand: str, pile: str) -> Knowledge:
+    return Knowledge(
+        hand=mask(hand), pile=tuple(mask(c) for c in pile.split()), opp_known=0, opp_discarded=0, opp_passed=0,
+        my_discarded=0, stock_size=30, opp_hand_size=10, opp_stock_draws=0, discards=0, phase=Phase.DRAW,
+        taken=0, can_take=True, my_score=0, opp_score=0, target=100,
+    )  # fmt: skip
+
+
+def test_taken_cards_raise_their_partners_and_discards_lower_theirs() -> None:
+    k = _fresh("Ac 2c 3c 4d 5d Ts Js Qs Kh Kd", "9c")
+    target, partner = mask("7h"), mask("8h")
+    base = card_weights(k)[target]
+    assert base == card_weights(k)[mask("2h")]  # no clue yet: alike
+    took = replace(k, opp_known=partner, pile=(mask("9c"),))
+    assert card_weights(took)[target] > base
+    assert card_weights(took)[mask("2h")] == base  # not a partner of 8h
+    threw = replace(k, opp_discarded=partner, pile=(mask("9c"), partner))
+    assert card_weights(threw)[target] < base
+    passed = replace(k, opp_passed=partner, pile=(mask("9c"), partner))
+    assert card_weights(threw)[target] < card_weights(passed)[target] < base
+
+
+def test_probabilities_sum_to_the_opponents_hand_size() -> None:
+    k = _knowledge()
+    probs = opponent_probs(k)
+    assert abs(sum(probs.values()) - k.opp_hand_size) < 0.5
+    assert all(0.0 <= p <= 1.0 for p in probs.values())
+
+
+def test_samples_hold_the_known_cards_and_only_unseen_others() -> None:
+    rng = random.Random(1)
+    for state in states(seed=9, hands=3):
+        if state.phase not in (Phase.DRAW, Phase.DISCARD):
+            continue
+        me = state.turn
+        k = from_view(view(state, me))
+        weights = card_weights(k)
+        for extra in (0, 4):
+            hand = sample_hand(k, weights, rng, extra)
+            assert hand & k.opp_known == k.opp_known
+            assert hand & ~k.opp_known & ~k.unseen == 0
+            assert hand.bit_count() == len(state.hands[1 - me])
+            assert hand & cards_mask(state.hands[me]) == 0
