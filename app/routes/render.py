@@ -90,4 +90,8 @@ def render_table(
         "message": message,
         "announce": announce,
     }
-    return _render(request, context, status_code)
+    response = _render(request, context, status_code)
+    if announce_from == 0 or (announce_from is not None and not shown.in_play):
+        # A new hand or a hand's result: show it from the top (a phone is scrolled down to the hand).
+        response.headers["HX-Reswap"] = "outerHTML show:window:top"
+    return response
