@@ -1,26 +1,18 @@
-"""The Jinja2 environment shared by every page, with cache-busted static URLs."""
+"""The Jinja2 environment shared by every page, with versioned static URLs (see ``app.security``)."""
 
 from __future__ import annotations
 
-import hashlib
 from functools import cache
 from pathlib import Path
 
 import jinja2
 from jinja2_fragments.fastapi import Jinja2Blocks
 
-__all__ = ["STATIC_DIR", "TEMPLATES_DIR", "htmx_path", "static_url", "templates"]
+from app.security import STATIC_DIR, static_url
 
-APP_DIR = Path(__file__).resolve().parent.parent
-TEMPLATES_DIR = APP_DIR / "templates"
-STATIC_DIR = APP_DIR / "static"
+__all__ = ["STATIC_DIR", "TEMPLATES_DIR", "htmx_path", "templates"]
 
-
-@cache
-def static_url(path: str) -> str:
-    """``/static/<path>?v=<hash>``: the hash changes with the file, so browsers may cache it for good."""
-    digest = hashlib.sha256((STATIC_DIR / path).read_bytes()).hexdigest()[:10]
-    return f"/static/{path}?v={digest}"
+TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 
 
 @cache
