@@ -29,9 +29,10 @@ def context_options(playwright: Playwright, kind: str) -> dict[str, Any]:
 class Table:
     """A page at the table, with the problems a person would notice collected as it goes."""
 
-    def __init__(self, page: Page, base_url: str) -> None:
+    def __init__(self, page: Page, base_url: str, kind: str = "") -> None:
         self.page = page
         self.base_url = base_url
+        self.kind = kind
         self.problems: list[str] = []
         page.on("console", self._console)
         page.on("pageerror", lambda e: self.problems.append(str(e)))
@@ -131,8 +132,7 @@ def table(
 ) -> Iterator[Table]:
     context: BrowserContext = browser.new_context(**context_options(playwright, request.param))
     page = context.new_page()
-    t = Table(page, live_server)
-    t.kind = request.param  # type: ignore[attr-defined]
+    t = Table(page, live_server, request.param)
     yield t
     context.close()
     assert t.problems == [], t.problems
@@ -164,7 +164,7 @@ def test_play_a_whole_hand_to_the_result_screen(table: Table) -> None:
         table.press(last)
         expect(table.hand.last).to_have_accessible_name(re.compile(r", selected"))
         expect(table.button("Discard")).to_be_visible()
-        if getattr(table, "kind", "") == "phone":
+        if table.kind == "phone":
             save_screenshot(table.page, "table-phone.png")
         else:
             save_screenshot(table.page, "table-desktop.png")
@@ -177,7 +177,7 @@ def test_play_a_whole_hand_to_the_result_screen(table: Table) -> None:
     )
     expect(result).to_contain_text(re.compile(r"(score[s]? [0-9 +−=]+\.|Nobody scores\.)"))
     expect(table.page.get_by_text("Score sheet")).to_be_visible()
-    if getattr(table, "kind", "") == "phone":
+    if table.kind == "phone":
         save_screenshot(table.page, "result-phone.png")
     if table.has("Next hand"):
         table.press(table.button("Next hand"))
@@ -229,12 +229,15 @@ def test_a_double_tap_on_the_stock_draws_once(table: Table) -> None:
         table.press(table.button("Pass"))
     stock = table.button(re.compile(r"^Stock"))
     before = table.token
+    moves: list[str] = []
+    table.page.on("request", lambda r: moves.append(r.url) if r.url.endswith("/game/act") else None)
     stock.dblclick()
     table.wait_for_new_table(before)
     table.page.wait_for_timeout(300)  # a second request, had one been sent, would land by now
     table.settled()
     assert len(table.card_names()) == 11
     expect(table.page.locator("#table .message")).to_have_count(0)
+    assert len(moves) == 1, "the second tap is dropped while the first is on its way (hx-sync)"
 
 
 def test_the_phone_table_fits_360_px_with_44_px_targets(browser: Browser, live_server: str) -> None:
