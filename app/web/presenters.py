@@ -214,28 +214,27 @@ def _turn_sentences(events: tuple[Event, ...]) -> list[Sentence]:
 
 
 def _sentence(turn: list[Event]) -> Sentence:
-    first = turn[0]
-    who = _who(first.player)
+    """ "The computer took 7♥ from the discard pile and discarded K♠." """
+    who = _who(turn[0].player)
+    if turn[0].kind is ActionKind.PASS:
+        upcard = turn[0].card
+        return (who, " passed on ", face(upcard) if upcard else "the upcard", ".")
     parts: list[Part] = [who, " "]
-    card = face(first.card) if first.card is not None else None
-    if first.kind is ActionKind.PASS:
-        return (who, " passed on ", *([card] if card else ["the upcard"]), ".")
-    if first.kind is ActionKind.TAKE_UPCARD and card:
-        parts += ["took the upcard ", card]
-    elif first.kind is ActionKind.TAKE_DISCARD and card:
-        parts += ["took ", card, " from the discard pile"]
-    elif first.kind is ActionKind.DRAW_STOCK:
-        # The engine hides the card of the computer's stock draw; the person's own draw is theirs to see.
-        parts += ["drew ", card, " from the stock"] if card else ["drew from the stock"]
-    else:  # a discard with no draw before it this hand: only reachable from a damaged log
-        parts += ["played"]
-    for e in turn[1:]:
-        if e.card is None:
-            continue
-        if e.kind is ActionKind.KNOCK:
-            parts += [" and knocked, discarding ", face(e.card)]
-        elif e.kind is ActionKind.DISCARD:
-            parts += [" and discarded ", face(e.card)]
+    for e in turn:
+        card = face(e.card) if e.card is not None else None
+        if len(parts) > 2:
+            parts.append(" and ")
+        if e.kind is ActionKind.TAKE_UPCARD and card:
+            parts += ["took the upcard ", card]
+        elif e.kind is ActionKind.TAKE_DISCARD and card:
+            parts += ["took ", card, " from the discard pile"]
+        elif e.kind is ActionKind.DRAW_STOCK:
+            # The engine hides the card of the computer's stock draw; the person's own draw is theirs to see.
+            parts += ["drew ", card, " from the stock"] if card else ["drew from the stock"]
+        elif e.kind is ActionKind.KNOCK and card:
+            parts += ["knocked, discarding ", card]
+        elif e.kind is ActionKind.DISCARD and card:
+            parts += ["discarded ", card]
     parts.append(".")
     return tuple(parts)
 
@@ -359,7 +358,8 @@ def _result(record: HandRecord) -> ResultView:
             f"{_SUBJECT[knocker]} knocked with {k_dw} deadwood, but {_OBJECT[defender]} held{tie} {d_dw}{after}: "
             "an undercut."
         )
-    knocker_hand = _arranged(_OWNER[knocker], result.knocker, note=f"Knocked with {k_dw} deadwood")
+    knocker_note = "Gin: no deadwood" if result.kind is HandKind.GIN else f"Knocked with {k_dw} deadwood"
+    knocker_hand = _arranged(_OWNER[knocker], result.knocker, note=knocker_note)
     defender_note = (
         f"{d_dw} deadwood after layoffs"
         if laid
