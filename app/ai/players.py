@@ -29,7 +29,6 @@ TAKE_UPCARD = Action(ActionKind.TAKE_UPCARD)
 PASS = Action(ActionKind.PASS)
 DRAW_STOCK = Action(ActionKind.DRAW_STOCK)
 TAKE_DISCARD = Action(ActionKind.TAKE_DISCARD)
-NEXT_HAND = Action(ActionKind.NEXT_HAND)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +53,8 @@ class Style:
     """Without samples: every this many discards in the hand, knock only with one point less (0: never fade)."""
     mistake: float = 0.0
     """Chance to shed a random unmelded card instead of the chosen one (Easy's slips)."""
+    discard_lookahead: int = 0
+    """Rank this many best discards again by the expected deadwood after my next stock draw."""
     take_only_melds: bool = False
     """Take from the pile only to make a meld (Easy ignores mere deadwood cuts)."""
 
@@ -130,6 +131,28 @@ def _take_pile(ctx: _Context) -> bool:
     return take_score < total / weight - (0.0 if makes_meld else 0.5)
 
 
+def _lookahead_discard(ctx: _Context, hand: int, forbidden: int, width: int) -> int:
+    """Among the ``width`` best discards, the one with the least expected deadwood after one more stock draw."""
+    ranked = sorted((ctx.value(hand ^ b) + ctx.discard_cost(b), -BIT_VALUE[b], b) for b in bits_of(hand & ~forbidden))[
+        :width
+    ]
+    live = [(u, w) for u, w in ctx.live.items() if w > 0.0]
+    weight = sum(w for _, w in live)
+    if weight == 0.0:
+        return ranked[0][2]
+    best = (1e9, 0)
+    for _, _, b in ranked:
+        kept = hand ^ b
+        total = 0.0
+        for u, w in live:
+            grown = kept | u
+            total += w * min(deadwood_of_mask(grown ^ x) for x in bits_of(grown))
+        score = total / weight + ctx.discard_cost(b)
+        if score < best[0]:
+            best = (score, b)
+    return best[1]
+
+
 def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random) -> bool:
     k, style = ctx.k, ctx.style
     dw = deadwood_of_mask(kept)
@@ -167,7 +190,10 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
             return TAKE_DISCARD
         return DRAW_STOCK
     # Discard phase (R9-R12).
-    _, card = ctx.best_discard(k.hand, k.taken)
+    if style.discard_lookahead:
+        card = _lookahead_discard(ctx, k.hand, k.taken, style.discard_lookahead)
+    else:
+        _, card = ctx.best_discard(k.hand, k.taken)
     if style.mistake and rng.random() < style.mistake:
         # A slip: some card that is not in a meld (the deadwood is unchanged if it was melded anyway).
         dw = deadwood_of_mask(k.hand)
@@ -189,8 +215,10 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
 
 def _level(style: Style) -> Player:
     def play(v: PlayerView, rng: random.Random) -> Action:
-        if v.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
-            return NEXT_HAND
+        if not v.legal_actions:
+            raise ValueError("It is not this player's turn: the view offers no legal action.")
+        if len(v.legal_actions) == 1:  # forced (the draw after both passed, the next hand)
+            return v.legal_actions[0]
         return decide(from_view(v), style, rng)
 
     return play
@@ -220,7 +248,10 @@ ABLATIONS: dict[str, Style] = {
     "hard-80": replace(HARD, knock_samples=80),
     "hard-mc": replace(HARD, wait_playouts=30),
     "hard-mc-strict": replace(HARD, wait_playouts=30, max_undercut=0.25),
-    "normal-fade3": replace(NORMAL, knock_fade=3),
-    "normal-fade4": replace(NORMAL, knock_fade=4),
+    "normal-knock-asap": replace(NORMAL, knock_fade=0),
+    "hard-outs12": replace(HARD, outs=1.2),
+    "hard-look4": replace(HARD, discard_lookahead=4),
+    "hard-danger3": replace(HARD, danger=3.0),
+    "hard-danger10": replace(HARD, danger=10.0),
 }
 PLAYERS.update({name: _level(style) for name, style in ABLATIONS.items()})

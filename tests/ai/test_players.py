@@ -69,3 +69,11 @@ def test_levels_decide_differently_somewhere() -> None:
         picks = {str(choose(v, level, random.Random(0))) for level in Level}
         differ += len(picks) > 1
     assert differ > 0
+
+
+def test_asking_out_of_turn_is_an_error_not_a_move() -> None:
+    state = new_match(random.Random(1))
+    waiting = view(state, 1 - state.turn)
+    for level in Level:
+        with pytest.raises(ValueError, match="not this player's turn"):
+            choose(waiting, level, random.Random(0))
