@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -171,7 +172,10 @@ def test_lifespan_scopes_pass_through_untouched() -> None:
     async def no_send(message) -> None:
         raise AssertionError
 
-    asyncio.run(middleware({"type": "lifespan"}, never, no_send))
+    # In a thread of its own: after a browser test, Playwright's sync API keeps an event loop
+    # running in the main thread, where asyncio.run refuses to start.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, middleware({"type": "lifespan"}, never, no_send)).result()
     assert seen == ["lifespan"]
 
 
