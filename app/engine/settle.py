@@ -56,6 +56,8 @@ class HandResult(BaseModel):
     defender: Arrangement
     """The defender's own melds and remaining deadwood, after the layoffs below."""
     layoffs: tuple[Card, ...]
+    layoff_targets: tuple[int, ...] = ()
+    """For each card in ``layoffs``, the index in ``knocker.melds`` of the meld it extends."""
     knocker_deadwood: int
     defender_deadwood: int
 
@@ -97,6 +99,32 @@ def _layoff_options(meld: int, defender: int) -> list[int]:
         above.append(above[-1] | 1 << r)
         r += 1
     return [(b | a) << (LANE * suit) for b in below for a in above]
+
+
+def layoff_targets(knocker_melds: Sequence[tuple[Card, ...]], layoffs: Sequence[Card]) -> tuple[int, ...]:
+    """Which knocker meld each laid-off card went onto (for showing it there).
+
+    Runs take their chains first, outward from each end; a set takes its fourth card.
+    Any valid assignment will do: the deadwood is the same whichever meld a card joins.
+    """
+    left = set(layoffs)
+    target: dict[Card, int] = {}
+    for i, meld in enumerate(knocker_melds):
+        if len({c.rank for c in meld}) == 1:
+            continue
+        suit, ranks = meld[0].suit, [c.rank for c in meld]
+        for step, start in ((-1, min(ranks) - 1), (1, max(ranks) + 1)):
+            r = start
+            while 0 <= r < 13 and Card(r, suit) in left:
+                target[Card(r, suit)] = i
+                left.discard(Card(r, suit))
+                r += step
+    for i, meld in enumerate(knocker_melds):
+        if len({c.rank for c in meld}) == 1:
+            for card in [c for c in left if c.rank == meld[0].rank]:
+                target[card] = i
+                left.discard(card)
+    return tuple(target[c] for c in layoffs)
 
 
 def best_defence(knocker_melds: Sequence[int], defender: int) -> tuple[int, int]:
@@ -167,8 +195,10 @@ def settle(knocker: Sequence[Card], defender: Sequence[Card]) -> HandResult:
     melds, dead, defender_dw, laid = chosen
     kind, side, points = _score(knocker_dw, defender_dw)
     d_arr = arrange_mask(d_mask & ~laid)
+    k_arr = _arrangement(melds, dead)
+    layoffs = mask_cards(laid)
     return HandResult(
-        kind=kind, winner=side, points=points,
-        knocker=_arrangement(melds, dead), defender=d_arr,
-        layoffs=mask_cards(laid), knocker_deadwood=knocker_dw, defender_deadwood=defender_dw,
+        kind=kind, winner=side, points=points, knocker=k_arr, defender=d_arr,
+        layoffs=layoffs, layoff_targets=layoff_targets(k_arr.melds, layoffs),
+        knocker_deadwood=knocker_dw, defender_deadwood=defender_dw,
     )  # fmt: skip

@@ -134,6 +134,7 @@ class ShownHand:
 
     owner: str
     melds: tuple[tuple[CardFace, ...], ...]
+    laid_on: tuple[tuple[CardFace, ...], ...]  # per meld: the opponent's cards laid off onto it
     layoffs: tuple[CardFace, ...]
     deadwood_cards: tuple[CardFace, ...]
     deadwood: int
@@ -314,10 +315,19 @@ def _prompt(table: PlayerView, selected: Card | None, leaves: dict[Card, int], k
     return ()
 
 
-def _arranged(owner: str, arrangement: Arrangement, layoffs: tuple[Card, ...] = (), note: str = "") -> ShownHand:
+def _arranged(
+    owner: str,
+    arrangement: Arrangement,
+    layoffs: tuple[Card, ...] = (),
+    note: str = "",
+    received: tuple[tuple[Card, int], ...] = (),
+) -> ShownHand:
     return ShownHand(
         owner=owner,
         melds=tuple(tuple(face(c) for c in meld) for meld in arrangement.melds),
+        laid_on=tuple(
+            tuple(face(c) for c, target in received if target == i) for i in range(len(arrangement.melds))
+        ),
         layoffs=tuple(face(c) for c in layoffs),
         deadwood_cards=tuple(face(c) for c in arrangement.deadwood_cards),
         deadwood=arrangement.deadwood,
@@ -359,7 +369,8 @@ def _result(record: HandRecord) -> ResultView:
             "an undercut."
         )
     knocker_note = "Gin: no deadwood" if result.kind is HandKind.GIN else f"Knocked with {k_dw} deadwood"
-    knocker_hand = _arranged(_OWNER[knocker], result.knocker, note=knocker_note)
+    received = tuple(zip(result.layoffs, result.layoff_targets, strict=True))
+    knocker_hand = _arranged(_OWNER[knocker], result.knocker, note=knocker_note, received=received)
     defender_note = (
         f"{d_dw} deadwood after layoffs"
         if laid

@@ -193,3 +193,13 @@ def test_settle_agrees_with_a_brute_force_oracle() -> None:
             assert r.defender_deadwood == _oracle_settle(knocker, defender), (knocker, defender)
         assert r.winner == (Side.KNOCKER if r.kind != "undercut" else Side.DEFENDER)
         checked += 1
+
+
+def test_r15_each_layoff_names_the_meld_it_extends() -> None:
+    r = settle(parse_cards("5h 6h 7h 2c 2d 2s 4c 4d 4s Ac"), parse_cards("3h 4h 8h 9h Kc Qd Jd Ks 8c 6c"))
+    run = r.knocker.melds.index(parse_cards("5h 6h 7h"))
+    targets = dict(zip(r.layoffs, r.layoff_targets, strict=True))
+    # 4h could also complete the set of fours, but then 3h could not follow it: the run takes both.
+    assert targets == {Card.parse(c): run for c in ("3h", "4h", "8h", "9h")}
+    s = settle(parse_cards("5h 6h 7h 2c 2d 2s 4c 4d 4s Ac"), parse_cards("2h Th 8c 9s Kc Qd Jd Ks 8d 6c"))
+    assert s.layoff_targets == (s.knocker.melds.index(parse_cards("2c 2d 2s")),)

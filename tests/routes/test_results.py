@@ -43,6 +43,8 @@ def test_layoffs_are_marked(player: Player) -> None:
     assert "Laid off" in page.spoken
     assert "five of spades, laid off" in page.spoken and "six of spades, laid off" in page.spoken
     assert "after laying off 2 cards" in page.spoken
+    # ...and shown on the knocker's meld they extend.
+    assert "four of spades five of spades, laid off six of spades, laid off" in page.spoken
     assert "You score 67 − 1 = 66." in page.spoken
 
 
