@@ -62,7 +62,8 @@ def running_server(
     """``gin-rummy`` serving on 127.0.0.1 until ``/healthz`` answers; yields it; stops it.
 
     The child sees none of this environment's ``GIN_*`` variables except those given here,
-    so a developer's own settings never leak into a measurement or a test.
+    so a developer's own settings never leak into a measurement or a test. ``command``
+    replaces ``python -m app.cli``; ``{port}`` in its arguments becomes the port chosen.
     """
     port = free_port()
     environment = {name: value for name, value in os.environ.items() if not name.startswith("GIN_")}
@@ -75,7 +76,7 @@ def running_server(
     with tempfile.TemporaryFile() as log:
         # A session of its own: uvicorn's worker processes can be stopped along with it.
         process = subprocess.Popen(
-            command or [sys.executable, "-m", "app.cli"],
+            [part.replace("{port}", str(port)) for part in command or [sys.executable, "-m", "app.cli"]],
             cwd=cwd,
             env=environment,
             stdout=log,

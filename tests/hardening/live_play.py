@@ -1,0 +1,82 @@
+"""Play against a real server over loopback, as the page does, and check each answer with the engine."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import httpx2 as httpx
+
+from app.engine import Action, ActionKind, GameState, Phase, apply, legal_actions, view
+from app.seal import Sealer
+from app.web import COMPUTER, HUMAN, SavedGame, open_save, stamp
+
+HX = {"HX-Request": "true"}
+IN_PLAY = (Phase.UPCARD, Phase.DRAW, Phase.DISCARD)
+_TOKEN = re.compile(r'data-token="([^"]*)"')
+
+
+@dataclass(frozen=True)
+class Save:
+    token: str
+    saved: SavedGame
+
+    @property
+    def state(self) -> GameState:
+        return self.saved.state
+
+    @property
+    def at(self) -> str:
+        return stamp(view(self.state, HUMAN))
+
+    @property
+    def key_id(self) -> str:
+        return self.token.split(".")[1]
+
+
+def token_of(response: httpx.Response) -> str:
+    found = _TOKEN.search(response.text)
+    assert found, f"no token in a {response.status_code} answer:\n{response.text[:2000]}"
+    return found.group(1)
+
+
+def new_match(client: httpx.Client, sealer: Sealer, level: str = "easy") -> Save:
+    response = client.post("/game/new", data={"level": level}, headers=HX)
+    assert response.status_code == 200, response.text[:2000]
+    token = token_of(response)
+    return Save(token, open_save(sealer, token))
+
+
+def move(client: httpx.Client, sealer: Sealer, save: Save, action: Action) -> Save:
+    """Post ``action``; the answer must be the engine's result of it followed by legal computer moves."""
+    response = client.post("/game/act", data={"token": save.token, "at": save.at, "action": str(action)}, headers=HX)
+    assert response.status_code == 200, response.text[:2000]
+    token = token_of(response)
+    after = Save(token, open_save(sealer, token))
+    check_successor(save.state, action, after.state)
+    return after
+
+
+def check_successor(before: GameState, action: Action, after: GameState) -> None:
+    """Within a hand: ``after`` is ``apply(before, action)`` then computer moves, each legal when made."""
+    expected = apply(before, action)
+    for event in after.log[len(expected.log) :]:
+        assert event.player == COMPUTER and expected.turn == COMPUTER and expected.phase in IN_PLAY
+        reply = Action(event.kind, event.card if event.kind in (ActionKind.DISCARD, ActionKind.KNOCK) else None)
+        assert reply in legal_actions(expected), f"the computer played an illegal {reply}"
+        expected = apply(expected, reply)
+    assert after == expected
+    assert after.phase not in IN_PLAY or after.turn == HUMAN
+
+
+def a_move(save: Save) -> Action | None:
+    """A plain legal move within the hand (never the next deal, which needs the server's shuffle)."""
+    actions = [a for a in legal_actions(save.state) if a.kind is not ActionKind.NEXT_HAND]
+    if save.state.phase not in IN_PLAY or not actions:
+        return None
+    # Prefer the stock and plain discards: hands then last long enough for many requests.
+    for kind in (ActionKind.PASS, ActionKind.DRAW_STOCK, ActionKind.DISCARD):
+        for action in actions:
+            if action.kind is kind:
+                return action
+    return actions[0]
