@@ -1,6 +1,6 @@
 """Load test over loopback with ``wrk``: game moves against a static page of the same server.
 
-    python -m benchmarks.load [--duration 60] [--connections 50] [--workers 1]
+    python -m benchmarks.load [--duration 60] [--connections 50] [--workers 1] [--levels normal]
 
 Starts ``gin-rummy`` on a free 127.0.0.1 port with a fresh data directory, plays a few
 games through HTTP to collect real sealed tokens, then runs ``wrk`` twice against it:
@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import os
 import random
 import re
 import shutil
@@ -93,6 +94,8 @@ class Report:
     duration: int
     workers: int
     prepared: dict[str, int]
+    levels: tuple[str, ...]
+    load_average: tuple[float, float, float]
 
     @property
     def ratio(self) -> float:
@@ -122,15 +125,19 @@ def _table(page: str) -> tuple[str, str, dict[str, str], list[tuple[str, str]], 
     return token.group(1), phase.group(1), json.loads(html.unescape(vals.group(1))), _CARD.findall(page), actions
 
 
-def prepare(base_url: str, *, games: int = 24, turns: int = 6, seed: int = 1) -> Prepared:
+def prepare(
+    base_url: str, *, games: int = 24, turns: int = 6, seed: int = 1, levels: Sequence[str] = ("normal",)
+) -> Prepared:
     """Play ``games`` games for up to ``turns`` turns each, keeping every draw and discard request.
 
-    Every kept request was answered 200 here, so during the load any failure is the server's.
+    The games' levels cycle through ``levels``: a discard's cost is mostly the computer's reply,
+    and Hard thinks longest. Every kept request was answered 200 here, so during the load any
+    failure is the server's.
     """
     rng = random.Random(seed)
     new, draws, discards = [], [], []
-    for _ in range(games):
-        level = rng.choice(["easy", "normal", "normal", "hard"])
+    for game in range(games):
+        level = levels[game % len(levels)]
         fields = {"level": level, "token": "", "sort": "rank"}
         status, page = _post(base_url, "/game/new", fields)
         assert status == 200, status
@@ -220,8 +227,11 @@ def run(
     static_path: str = "/rules",
     games: int = 24,
     seed: int = 1,
+    levels: Sequence[str] = ("normal",),
 ) -> Report:
     """Start a server, prepare tokens, measure the game mix then the static page, stop the server."""
+    # Another busy process on this machine skews every figure: record how busy it was.
+    load_average = os.getloadavg()
     wrk = shutil.which("wrk")
     if wrk is None:
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
@@ -230,7 +240,7 @@ def run(
         (directory / "data").mkdir()
         # The server's access log goes to a file, as it would in production (not to this terminal).
         with running_server(directory / "data", workers=workers) as server:
-            prepared = prepare(server.base_url, games=games, seed=seed)
+            prepared = prepare(server.base_url, games=games, seed=seed, levels=levels)
             requests_file = _write_requests(prepared, directory)
             env = {"GIN_LOAD_REQUESTS": str(requests_file), "GIN_LOAD_PATH": static_path}
             game = _wrk(
@@ -242,7 +252,7 @@ def run(
                 env={**env, "GIN_LOAD_MODE": "static"},
             )  # fmt: skip
     counts = {"new": len(prepared.new), "draw": len(prepared.draw), "discard": len(prepared.discard)}
-    return Report(game, static, static_path, connections, duration, workers, counts)
+    return Report(game, static, static_path, connections, duration, workers, counts, tuple(levels), load_average)
 
 
 def _line(name: str, m: Measurement) -> str:
@@ -263,9 +273,12 @@ def describe(report: Report) -> str:
     return "\n".join(
         [
             f"wrk over 127.0.0.1: {report.connections} connections, {report.duration} s each, "
-            f"{report.workers} uvicorn worker(s)",
+            f"{report.workers} uvicorn worker(s); load average before the run "
+            + " ".join(f"{x:.2f}" for x in report.load_average)
+            + f" on {os.cpu_count()} CPUs",
             f"game mix (weights {mix}) replaying {report.prepared['draw']} draw, "
-            f"{report.prepared['discard']} discard and {report.prepared['new']} new-match requests",
+            f"{report.prepared['discard']} discard and {report.prepared['new']} new-match requests "
+            f"of {'/'.join(report.levels)} games",
             "",
             f"{'':<22} {'req/s':>9} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'non-2xx':>8} {'socket':>8}",
             _line("game mix", game),
@@ -288,10 +301,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--static-path", default="/rules", help="the static page to compare with")
     parser.add_argument("--games", type=int, default=24, help="games played to collect tokens")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--levels", default="normal", help="computer levels of the games replayed, comma-separated (default normal)"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     options = parser.parse_args(argv)
     if not 1 <= options.duration <= 600:
         parser.error("--duration must be between 1 and 600 seconds")
+    levels = tuple(level.strip() for level in options.levels.split(",") if level.strip())
+    if not levels or not set(levels) <= {"easy", "normal", "hard"}:
+        parser.error("--levels takes easy, normal and hard, comma-separated")
     report = run(
         duration=options.duration,
         connections=options.connections,
@@ -300,6 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         static_path=options.static_path,
         games=options.games,
         seed=options.seed,
+        levels=levels,
     )
     print(describe(report))
     if options.json:
