@@ -1,0 +1,52 @@
+"""Hand-built positions where the levels' ideas must show: gin, the fading knock, undercut risk, safe discards."""
+
+import random
+
+from app.ai.knowledge import Knowledge
+from app.ai.players import EASY, HARD, NORMAL, Style, decide
+from app.engine import ActionKind, Phase
+from app.engine.cards import Card
+from tests.ai.conftest import mask
+
+
+def position(hand: str, pile: str = "2c", **extra: object) -> Knowledge:
+    fields: dict[str, object] = dict(
+        hand=mask(hand), pile=tuple(mask(c) for c in pile.split()), opp_known=0, opp_discarded=0, opp_passed=0,
+        my_discarded=0, stock_size=25, opp_hand_size=10, opp_stock_draws=3, discards=6, phase=Phase.DISCARD,
+        taken=0, can_take=True, my_score=0, opp_score=0, target=100,
+    )  # fmt: skip
+    fields.update(extra)
+    return Knowledge(**fields)  # type: ignore[arg-type]
+
+
+def test_every_level_knocks_gin() -> None:
+    k = position("As 2s 3s 4c 5c 6c 7d 7h 7s 8s Kh")
+    for style in (EASY, NORMAL, HARD):
+        action = decide(k, style, random.Random(0))
+        assert action.kind is ActionKind.KNOCK and action.card == Card.parse("Kh")
+
+
+def test_normal_needs_less_deadwood_late_in_a_hand() -> None:
+    hand = "As 2s 3s 4c 5c 6c 7d 7h 7s 8d Kh"  # shedding Kh keeps 8 deadwood
+    early = decide(position(hand, discards=2), NORMAL, random.Random(0))
+    late = decide(position(hand, discards=15), NORMAL, random.Random(0))
+    assert early.kind is ActionKind.KNOCK
+    assert late.kind is ActionKind.DISCARD and late.card == Card.parse("Kh")
+
+
+def test_hard_does_not_knock_into_a_likely_undercut() -> None:
+    # The opponent took nine cards from the pile that make three melds; its last card is almost surely low enough.
+    known = mask("Tc Jc Qc 9d Td Jd 5h 5d 5c")
+    k = position("As 2s 3s 4c 4h 4s 8h 8c 8s 9h Kh", pile="2c", opp_known=known, discards=18, stock_size=12)
+    simple_like = Style()  # knocks whenever allowed
+    assert decide(k, simple_like, random.Random(0)).kind is ActionKind.KNOCK
+    assert decide(k, HARD, random.Random(0)).kind is ActionKind.DISCARD
+
+
+def test_hard_keeps_a_card_the_opponent_can_use() -> None:
+    # Qh and Qd leave the same deadwood; the opponent took Th and Jh from the pile, so Qh would give it a run.
+    k = position(
+        "As 2s 3s 4c 5c 6c 7d 7h 7s Qh Qd", pile="2c", opp_known=mask("Jh Th"), phase=Phase.DISCARD, discards=4,
+    )  # fmt: skip
+    action = decide(k, HARD, random.Random(0))
+    assert action.card == Card.parse("Qd")
