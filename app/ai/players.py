@@ -245,7 +245,6 @@ ABLATIONS: dict[str, Style] = {
     "hard-no-lookahead": replace(HARD, lookahead=False),
     "hard-knock-asap": replace(HARD, knock_samples=0),
     "hard-strict": replace(HARD, max_undercut=0.25),
-    "hard-80": replace(HARD, knock_samples=80),
     "hard-mc": replace(HARD, wait_playouts=30),
     "hard-mc-strict": replace(HARD, wait_playouts=30, max_undercut=0.25),
     "normal-knock-asap": replace(NORMAL, knock_fade=0),
