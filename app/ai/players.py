@@ -133,9 +133,8 @@ def _take_pile(ctx: _Context) -> bool:
 
 def _lookahead_discard(ctx: _Context, hand: int, forbidden: int, width: int) -> int:
     """Among the ``width`` best discards, the one with the least expected deadwood after one more stock draw."""
-    ranked = sorted((ctx.value(hand ^ b) + ctx.discard_cost(b), -BIT_VALUE[b], b) for b in bits_of(hand & ~forbidden))[
-        :width
-    ]
+    options = [(ctx.value(hand ^ b) + ctx.discard_cost(b), -BIT_VALUE[b], b) for b in bits_of(hand & ~forbidden)]
+    ranked = sorted(options)[:width]
     live = [(u, w) for u, w in ctx.live.items() if w > 0.0]
     weight = sum(w for _, w in live)
     if weight == 0.0:
@@ -195,7 +194,7 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
     else:
         _, card = ctx.best_discard(k.hand, k.taken)
     if style.mistake and rng.random() < style.mistake:
-        # A slip: some card that is not in a meld (the deadwood is unchanged if it was melded anyway).
+        # A slip: any card in no meld (dropping it lowers the deadwood by exactly its own value).
         dw = deadwood_of_mask(k.hand)
         loose = [b for b in bits_of(k.hand & ~k.taken) if deadwood_of_mask(k.hand ^ b) == dw - BIT_VALUE[b]]
         if loose:
