@@ -183,20 +183,22 @@ class HttpGame(RuleBasedStateMachine):
     @initialize(seed=st.integers(0, 2**32 - 1), level=st.sampled_from(["easy", "normal"]))
     def start(self, seed: int, level: str) -> None:
         self.server.rng.seed(seed)
+        generator_state = self.server.rng.getstate()
         response = self.post_form("/game/new", {"level": level, "token": ""})
         assert response.status_code == 200
         table = self.opened(response)
         assert table is not None
-        self.check_fresh_match(table, Level(level), previous=None)
+        self.check_fresh_match(table, Level(level), None, generator_state)
         self.adopt(table)
 
-    def check_fresh_match(self, table: Table, level: Level, previous: GameState | None) -> None:
-        state = table.state
+    def check_fresh_match(self, table: Table, level: Level, previous: GameState | None, generator_state: Any) -> None:
+        """A new deal from the server's generator (the starter alternating after ``previous``, R3),
+        then the computer's legal replies: it may start, and may even end the first hand at once."""
         assert table.saved.level is level
-        assert state.hand_number == 1 and state.scores == (0, 0) and state.history == ()
-        if previous is not None:
-            assert state.starter == previous.next_starter  # R3: the starter alternates across matches
-        self.check_persons_turn(state)
+        replay = random.Random()
+        replay.setstate(generator_state)
+        expected = new_match(replay, starter=previous.next_starter if previous is not None else None)
+        self.check_replies(expected, table.state)
 
     @staticmethod
     def check_persons_turn(state: GameState) -> None:
@@ -206,11 +208,12 @@ class HttpGame(RuleBasedStateMachine):
     @rule(level=st.sampled_from(["easy", "normal", "hard"]), keep_token=st.booleans())
     def start_a_new_match(self, level: str, keep_token: bool) -> None:
         posted = self.table if keep_token else None
+        generator_state = self.server.rng.getstate()
         response = self.post_form("/game/new", {"level": level, "token": posted.token if posted else ""})
         assert response.status_code == 200
         table = self.opened(response)
         assert table is not None
-        self.check_fresh_match(table, Level(level), posted.state if posted else None)
+        self.check_fresh_match(table, Level(level), posted.state if posted else None, generator_state)
         self.adopt(table)
 
     @precondition(lambda self: self.table is not None and bool(legal_actions(self.table.state)))
@@ -248,11 +251,14 @@ class HttpGame(RuleBasedStateMachine):
         """``after`` is the engine's result of ``action`` followed by legal computer moves only."""
         replay = random.Random()
         replay.setstate(generator_state)  # the server's generator as the move found it: the same next deal
-        expected = apply(before, action, replay)
+        HttpGame.check_replies(apply(before, action, replay), after)
+
+    @staticmethod
+    def check_replies(expected: GameState, after: GameState) -> None:
+        """``after`` is ``expected`` followed by computer moves only, each legal when made."""
         assert after.deal == expected.deal
-        replies = after.log[len(expected.log) :]
         assert after.log[: len(expected.log)] == expected.log
-        for event in replies:
+        for event in after.log[len(expected.log) :]:
             assert event.player == COMPUTER and expected.turn == COMPUTER and expected.phase in IN_PLAY
             move = Action(event.kind, event.card if event.kind in (ActionKind.DISCARD, ActionKind.KNOCK) else None)
             assert move in legal_actions(expected), f"the computer played an illegal {move}"
