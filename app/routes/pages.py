@@ -21,6 +21,12 @@ def rules_page(request: Request) -> Response:
     return templates.TemplateResponse(request, "rules.html", {})
 
 
+@router.get("/stats")
+def stats_page(request: Request) -> Response:
+    """Statistics kept in this browser: the page is a frame that its script fills from localStorage."""
+    return templates.TemplateResponse(request, "stats.html", {})
+
+
 @router.get("/healthz")
 def healthz() -> dict[str, str]:
     """For the container's HEALTHCHECK: answers as soon as the app can serve."""

@@ -11,6 +11,7 @@ from app.engine import view
 from app.routes.deps import Current
 from app.seal import Sealer
 from app.web import HUMAN, seal_save, spoken, stamp, table
+from app.web.aids import aids
 from app.web.templating import templates
 
 __all__ = ["is_htmx", "render_chooser", "render_loading", "render_table"]
@@ -73,18 +74,28 @@ def render_table(
     message: str | None = None,
     status_code: int = 200,
     announce_from: int | None = None,
+    with_hint: bool = False,
 ) -> Response:
-    """The table for ``game``, carrying a freshly sealed token (so an old key's save is re-sealed too)."""
+    """The table for ``game``, carrying a freshly sealed token (so an old key's save is re-sealed too).
+
+    ``with_hint`` adds the Hard player's suggestion (the person asked for a hint).
+    """
     seen = view(game.state, HUMAN)
     shown = table(
         seen, game.saved.level, selected=game.posted.selected, sort=game.posted.sort, announce_from=announce_from
     )
+    # On a result screen reached by the computer's move, that move is shown first (motion), then the result.
+    last_move = shown.log[0] if shown.log and shown.log[0][0] == "The computer" else ()
+    extra = aids(seen, game.saved.match_id, announce_from=announce_from, with_hint=with_hint, last_move=last_move)
     announce = [spoken(s) for s in shown.announce]
+    if extra.hint is not None:
+        announce.append(spoken(extra.hint.advice) + " " + spoken(extra.hint.reason))
     if message:
         announce.insert(0, message)
     context = {
         "screen": "table",
         "t": shown,
+        "aids": extra,
         "token": seal_save(sealer, game.saved),
         "at": stamp(seen),
         "message": message,

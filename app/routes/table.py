@@ -60,6 +60,12 @@ def show(request: Request, game: CurrentGame, sealer: SealerDep) -> Response:
     return render_table(request, game, sealer)
 
 
+@router.post("/hint")
+def hint(request: Request, game: CurrentGame, sealer: SealerDep) -> Response:
+    """The table with the Hard player's suggested draw and discard (from the person's view only); not a move."""
+    return render_table(request, game, sealer, with_hint=True)
+
+
 @router.post("/act")
 def act(
     request: Request, game: CurrentGame, sealer: SealerDep, rng: Rng, action: Annotated[str, Form()] = ""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import secrets
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 from app.ai import Level
 from app.engine import GameState, PlayerView
@@ -28,13 +29,21 @@ class SavedGame(BaseModel):
     """Bumped when this payload changes shape, so an old save is refused with a clear message."""
     level: Level
     state: GameState
+    match_id: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{0,32}$")] = ""
+    """A random name for the match, so the browser can count each finished hand once and keep each
+    deal's fingerprint under its own key. Saves from before it existed get one when next opened."""
 
     @classmethod
     def start(cls, state: GameState, level: Level) -> SavedGame:
-        return cls(format=SAVE_FORMAT, level=level, state=state)
+        return cls(format=SAVE_FORMAT, level=level, state=state, match_id=new_match_id())
 
     def with_state(self, state: GameState) -> SavedGame:
         return self.model_copy(update={"state": state})
+
+
+def new_match_id() -> str:
+    # Not from the game's generator: tests seed that one, and an id must not shift their shuffles.
+    return secrets.token_hex(8)
 
 
 def seal_save(sealer: Sealer, saved: SavedGame) -> str:
@@ -49,12 +58,13 @@ def open_save(sealer: Sealer, token: str) -> SavedGame:
     except SealError as error:
         raise UnreadableSave(str(error)) from None
     try:
-        return SavedGame.model_validate_json(payload)
+        saved = SavedGame.model_validate_json(payload)
     except ValidationError:
         # Authentic but not a game this version understands (or breaks the rules): say so, never guess.
         raise UnreadableSave(
             "This saved game could not be opened: it was saved by a different version of the game."
         ) from None
+    return saved if saved.match_id else saved.model_copy(update={"match_id": new_match_id()})
 
 
 def stamp(table: PlayerView) -> str:

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from tests.browser.live import serve
+from tests.browser.positions import KeyedServer
+from tests.browser.positions import keyed_server as serve_keyed
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
@@ -68,3 +70,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """
     with serve("app.main:app", tmp_path_factory.mktemp("data")) as base_url:
         yield base_url
+
+
+@pytest.fixture(scope="session")
+def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KeyedServer]:
+    """The game served with a key the tests know, so they can store a chosen position in the page."""
+    with serve_keyed(tmp_path_factory.mktemp("keyed")) as server:
+        yield server

@@ -1,0 +1,135 @@
+// Keyboard play on the table. Each shortcut presses the very button a tap would press, so every
+// move goes through the same htmx request (and the same checks) as a click:
+//   S stock · D discard pile (or take the upcard) · P pass · arrows move the selection ·
+//   Enter discards the selected card · K knock (or Gin) · H hint · N next hand · Escape unselects.
+// Shortcuts never fire while typing in a form field or with Ctrl, Alt or Cmd held. After a swap
+// that removed the focused control, focus moves to the control the person most likely wants next.
+(function () {
+  "use strict";
+
+  function table() { return document.getElementById("table"); }
+  function find(selector) { return document.querySelector(selector); }
+  function cards() { return Array.prototype.slice.call(document.querySelectorAll("#table .cards .card")); }
+
+  function typing(element) {
+    if (!element || element === document.body) return false;
+    return /^(INPUT|SELECT|TEXTAREA)$/.test(element.tagName) || element.isContentEditable;
+  }
+
+  var noteTimer = null;
+  // A short visible note that is also read out (role=status), for a key that can do nothing now.
+  function note(text) {
+    var box = document.getElementById("keynote");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "keynote";
+      box.className = "keynote";
+      box.setAttribute("role", "status");
+      document.body.appendChild(box);
+    }
+    box.textContent = text;
+    box.classList.add("shown");
+    window.clearTimeout(noteTimer);
+    noteTimer = window.setTimeout(function () { box.classList.remove("shown"); }, 4000);
+  }
+
+  function press(selector) {
+    var control = find(selector);
+    if (!control || control.disabled || control.tagName !== "BUTTON") return false;
+    control.click();
+    return true;
+  }
+
+  function selected() { return find("#table .cards .card.selected"); }
+
+  function moveSelection(step) {
+    var all = cards();
+    if (!all.length) return false;
+    var from = all.indexOf(selected());
+    if (from < 0) from = all.indexOf(document.activeElement);
+    var next = from < 0 ? (step > 0 ? 0 : all.length - 1) : (from + step + all.length) % all.length;
+    // Focus first: after the swap htmx focuses the element with the same id, the newly chosen card.
+    all[next].focus();
+    all[next].click();
+    return true;
+  }
+
+  function discard(onCard) {
+    if (press("#act-discard")) return;
+    var prompt = find("#prompt");
+    if (onCard && onCard.classList.contains("taken")) note(prompt ? prompt.textContent.trim() : "That card can't be discarded this turn.");
+    else if (!selected()) note("Choose a card first: the arrow keys move through your hand.");
+    else note("You can't discard now.");
+  }
+
+  function knock() {
+    if (press("#act-knock")) return;
+    if (!selected()) note("Choose the card to knock with first (arrow keys), then press K.");
+    else note("No knock with that card: Knock appears when your discard leaves 10 deadwood or less.");
+  }
+
+  var LETTERS = {
+    s: function () { if (!press("button#stock")) note("You can't draw from the stock now."); },
+    d: function () {
+      if (!press("button#discard-pile") && !press("#act-take")) note("You can't take the discard pile now.");
+    },
+    p: function () { if (!press("#act-pass")) note("There is no upcard to pass now."); },
+    k: knock,
+    h: function () { if (!press("#act-hint")) note("No hint now: it isn't your move."); },
+    n: function () { if (!press("#act-next")) note("The hand is still being played."); },
+  };
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.repeat || event.ctrlKey || event.metaKey || event.altKey) return;
+    var target = event.target;
+    if (!table() || typing(target) || (target.closest && target.closest(".display"))) return;
+    var key = event.key;
+    var onCard = target.closest ? target.closest("#table .cards .card") : null;
+    var onControl = target !== document.body && target.closest && target.closest("button, a, summary, [tabindex]");
+    if (key === "ArrowLeft" || key === "ArrowUp" || key === "ArrowRight" || key === "ArrowDown") {
+      if (onControl && !onCard) return; // arrows keep their own meaning elsewhere
+      if (moveSelection(key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1)) event.preventDefault();
+      return;
+    }
+    if (key === "Enter") {
+      // On an unselected card (or any other control) Enter keeps its usual meaning: press it.
+      if (onCard ? !onCard.classList.contains("selected") : onControl) return;
+      event.preventDefault();
+      discard(onCard);
+      return;
+    }
+    if (key === "Escape" && selected()) {
+      selected().click();
+      return;
+    }
+    var action = LETTERS[key.length === 1 ? key.toLowerCase() : ""];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  });
+
+  // Keep focus on the table when a swap removes the focused control (a Discard that is gone, a pile
+  // that can no longer be drawn from): without this, keyboard users land back at the top of the page.
+  var focusWasInTable = false;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var active = document.activeElement;
+    var t = table();
+    focusWasInTable = !!(t && active && active !== document.body && t.contains(active));
+  });
+  var NEXT = ["#act-next", "#act-take", "button#stock", "#table .cards .card.arrive", "#table .cards .card.selected",
+    "#act-new", "#table .cards .card", "#act-resume", "#table button"];
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!focusWasInTable || !event.target || event.target.id !== "table") return;
+    focusWasInTable = false;
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return; // htmx kept it (same id)
+    for (var i = 0; i < NEXT.length; i++) {
+      var control = find(NEXT[i]);
+      if (control) {
+        control.focus({ preventScroll: true });
+        return;
+      }
+    }
+  });
+})();
