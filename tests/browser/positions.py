@@ -79,3 +79,33 @@ def position(
         hands=hands, stock=rest, discard=pile, phase=phase, turn=turn, starter=starter,
         deal=Deal(deck=deck, salt=salt), **extra,
     )  # fmt: skip
+
+
+# The positions the browser tests visit. You are player 0.
+KNOCKABLE = "7h 8h 9h 5c 5d 5s As 2s 3s Kc 4d"
+"""Runs A-2-3♠ and 7-8-9♥, the fives: discarding K♣ leaves 4 (Knock (4)), K♣ is the last card by rank."""
+JUNK = "Kd Qc Jc 9c 7c 6d 2h Qh Ks Js"
+"""The computer's hand: nothing melds, nothing lays off on KNOCKABLE's melds."""
+
+
+def upcard_offer() -> GameState:
+    """The first upcard (4♦) is offered to you; you start."""
+    return position("7h 8h 2d 5c 5d Qs Ad Jd 3s Kc", JUNK, "4d", phase=Phase.UPCARD)
+
+
+def drawing() -> GameState:
+    """Your draw, with 8♥ on the pile making a run with 6♥ 7♥ (the hint says take it)."""
+    return position("6h 7h 2c 2d 5s 9c Jd Qs Ks 4d", "Kd Qc Jc 8c 7c 6d 2h Ah Kh Js", "3c 8h", scores=(12, 31))
+
+
+def knockable(scores: tuple[int, int] = (0, 0)) -> GameState:
+    """Your discard, and a knock with 4 for K♣ (with scores (95, 40) it ends the match)."""
+    return position(KNOCKABLE, JUNK, "Tc", phase=Phase.DISCARD, scores=scores)
+
+
+def computer_goes_gin() -> GameState:
+    """Your discard; the computer then draws Q♠ from the stock, completing 9-10-J-Q♠, and goes Gin."""
+    return position(
+        "7h 8h 2d 5c 5d Qd Ad Jd 3s Kc 4d", "2c 3c 4c 6d 6h 6s 9s Ts Js Kh", "Tc",
+        phase=Phase.DISCARD, stock="Qs 4h 5h 6c 7d 8d 9d", scores=(10, 5),
+    )  # fmt: skip
