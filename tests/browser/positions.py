@@ -99,8 +99,13 @@ def drawing() -> GameState:
 
 
 def knockable(scores: tuple[int, int] = (0, 0)) -> GameState:
-    """Your discard, and a knock with 4 for K♣ (with scores (95, 40) it ends the match)."""
+    """Your discard, and a knock with 4 for K♣ (worth 80: the computer keeps 84 deadwood)."""
     return position(KNOCKABLE, JUNK, "Tc", phase=Phase.DISCARD, scores=scores)
+
+
+def match_point() -> GameState:
+    """``knockable`` at 30 to 74: the knock wins the match, 110 to 74."""
+    return knockable((30, 74))
 
 
 def computer_goes_gin() -> GameState:

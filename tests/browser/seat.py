@@ -73,7 +73,9 @@ class Seat(Table):
         SHOTS.mkdir(parents=True, exist_ok=True)
         self.wait_for_motion()
         self.page.evaluate("window.scrollTo(0, 0)")
-        self.page.screenshot(path=str(SHOTS / f"{name}-{self.kind}.png"), full_page=full_page, animations="disabled")
+        # CSS pixels, not the phone's 3x: the pictures stay small enough to keep in the repository.
+        target = SHOTS / f"{name}-{self.kind}.png"
+        self.page.screenshot(path=str(target), full_page=full_page, animations="disabled", scale="css")
 
 
 def expect_alert(page: Page, text: str) -> None:
