@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
@@ -30,20 +29,21 @@ class SavedGame(BaseModel):
     level: Level
     state: GameState
     match_id: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{0,32}$")] = ""
-    """A random name for the match, so the browser can count each finished hand once and keep each
-    deal's fingerprint under its own key. Saves from before it existed get one when next opened."""
+    """A name for the match, so the browser can count each finished hand once and keep each deal's
+    fingerprint under its own key. Saves from before it existed get one when next opened."""
 
     @classmethod
     def start(cls, state: GameState, level: Level) -> SavedGame:
-        return cls(format=SAVE_FORMAT, level=level, state=state, match_id=new_match_id())
+        return cls(format=SAVE_FORMAT, level=level, state=state, match_id=match_id_for(state))
 
     def with_state(self, state: GameState) -> SavedGame:
         return self.model_copy(update={"state": state})
 
 
-def new_match_id() -> str:
-    # Not from the game's generator: tests seed that one, and an id must not shift their shuffles.
-    return secrets.token_hex(8)
+def match_id_for(state: GameState) -> str:
+    """The start of the current deal's fingerprint: random (the shuffle's salt), public, and drawn from
+    no generator, so seeded tests and replays deal exactly as before. Kept for the rest of the match."""
+    return state.deal.fingerprint[:16]
 
 
 def seal_save(sealer: Sealer, saved: SavedGame) -> str:
@@ -64,7 +64,7 @@ def open_save(sealer: Sealer, token: str) -> SavedGame:
         raise UnreadableSave(
             "This saved game could not be opened: it was saved by a different version of the game."
         ) from None
-    return saved if saved.match_id else saved.model_copy(update={"match_id": new_match_id()})
+    return saved if saved.match_id else saved.model_copy(update={"match_id": match_id_for(saved.state)})
 
 
 def stamp(table: PlayerView) -> str:
