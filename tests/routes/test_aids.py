@@ -180,6 +180,10 @@ def test_the_statistics_page_asks_before_resetting(client: TestClient) -> None:
     assert 'id="reset-confirm" role="group" aria-labelledby="reset-question" hidden' in html
     assert "Yes, reset them" in html and "No, keep them" in html
     assert "window.confirm" not in html
+    # The same strict policy as every page: its script is a file, and nothing is inline.
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    assert re.search(r'<script src="/static/js/stats\.js\?v=[0-9a-f]+" defer>', html)
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html) and " style=" not in html and "<style" not in html
 
 
 def test_the_rules_page_lists_the_shortcuts_and_how_to_check_a_deal(client: TestClient) -> None:

@@ -82,7 +82,9 @@
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.repeat || event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
-    if (!table() || typing(target) || (target.closest && target.closest(".display"))) return;
+    // Only at the table in play or showing a result (not the new-match screen, where Enter means New match).
+    if (!table() || table().className.indexOf("phase-") < 0) return;
+    if (typing(target) || (target.closest && target.closest(".display"))) return;
     var key = event.key;
     var onCard = target.closest ? target.closest("#table .cards .card") : null;
     var onControl = target !== document.body && target.closest && target.closest("button, a, summary, [tabindex]");
