@@ -51,10 +51,6 @@ class Motion:
     cpu_step: int = 1  # the animation step of the computer's draw; its discard comes one step later
     last_move: Sentence = ()  # on a result screen: the computer's turn that ended the hand
 
-    @property
-    def any(self) -> bool:
-        return bool(self.you_threw or self.cpu_took or self.cpu_drew or self.cpu_threw or self.you_drew)
-
 
 @dataclass(frozen=True, slots=True)
 class Aids:
