@@ -1,4 +1,6 @@
 # Gin Rummy web game: docker build -t gin-rummy . && docker run -p 8000:8000 -v gin-data:/data gin-rummy
+# The app writes only to /data, so the root filesystem can be read-only:
+#   docker run --read-only --tmpfs /tmp -p 8000:8000 -v gin-data:/data gin-rummy   (see docs/operations.md)
 FROM python:3.11-slim AS build
 
 WORKDIR /src
