@@ -73,6 +73,9 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse two characters, rank then suit, in either case (``"Td"``, ``"td"``, ``"TD"``)."""
+        card = _BY_TEXT.get(text) if isinstance(text, str) else None
+        if card is not None:  # the common case, and a hot one: every saved game holds 100+ cards
+            return card
         if not isinstance(text, str):
             raise InvalidCards(f"A card is written as text like 'Td', not {type(text).__name__}.")
         t = text.strip()
@@ -132,6 +135,9 @@ class Card:
 
 Card._all.extend(Card._build(r, s) for s in range(4) for r in range(13))
 DECK: tuple[Card, ...] = tuple(Card._all)
+_BY_TEXT: dict[str, Card] = {
+    r + u: c for c in DECK for r in {str(c)[0], str(c)[0].lower()} for u in {str(c)[1], str(c)[1].upper()}
+}
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

@@ -11,23 +11,23 @@ router = APIRouter(tags=["pages"])
 
 
 @router.get("/")
-def table_page(request: Request) -> Response:
+async def table_page(request: Request) -> Response:
     """The table. The saved game is in the browser, so the page fetches it right after loading."""
     return render_loading(request)
 
 
 @router.get("/rules")
-def rules_page(request: Request) -> Response:
+async def rules_page(request: Request) -> Response:
     return templates.TemplateResponse(request, "rules.html", {})
 
 
 @router.get("/stats")
-def stats_page(request: Request) -> Response:
+async def stats_page(request: Request) -> Response:
     """Statistics kept in this browser: the page is a frame that its script fills from localStorage."""
     return templates.TemplateResponse(request, "stats.html", {})
 
 
 @router.get("/healthz")
-def healthz() -> dict[str, str]:
+async def healthz() -> dict[str, str]:
     """For the container's HEALTHCHECK: answers as soon as the app can serve."""
     return {"status": "ok"}

@@ -22,15 +22,15 @@ LEVEL_NAMES = ", ".join(level.value for level in Level)
 
 
 @router.post("/resume")
-def resume(request: Request, posted: PostedForm, sealer: SealerDep) -> Response:
+async def resume(request: Request, posted: PostedForm, sealer: SealerDep) -> Response:
     """Show the saved game (a reload, a new tab), or the new-match screen when there is none."""
     if not posted.token:
         return render_chooser(request)
-    return render_table(request, open_posted(posted, sealer), sealer)
+    return render_table(request, await open_posted(posted, sealer), sealer)
 
 
 @router.post("/new")
-def new_match(
+async def new_match(
     request: Request, posted: PostedForm, sealer: SealerDep, rng: Rng, level: Annotated[str, Form()] = "normal"
 ) -> Response:
     """Deal a new match; the starting player alternates from the posted match, if it can be read (R3)."""
@@ -49,25 +49,25 @@ def new_match(
 
 
 @router.post("/choose")
-def choose_new_match(request: Request, game: OpenedGame) -> Response:
+async def choose_new_match(request: Request, game: OpenedGame) -> Response:
     """The new-match screen for a game in progress; nothing changes until a match is started."""
     return render_chooser(request, can_resume=True, level=game.saved.level)
 
 
 @router.post("/show")
-def show(request: Request, game: CurrentGame, sealer: SealerDep) -> Response:
+async def show(request: Request, game: CurrentGame, sealer: SealerDep) -> Response:
     """Re-render the table with another card selected, or the hand sorted another way (not a move)."""
     return render_table(request, game, sealer)
 
 
 @router.post("/hint")
-def hint(request: Request, game: CurrentGame, sealer: SealerDep) -> Response:
+async def hint(request: Request, game: CurrentGame, sealer: SealerDep) -> Response:
     """The table with the Hard player's suggested draw and discard (from the person's view only); not a move."""
     return render_table(request, game, sealer, with_hint=True)
 
 
 @router.post("/act")
-def act(
+async def act(
     request: Request, game: CurrentGame, sealer: SealerDep, rng: Rng, action: Annotated[str, Form()] = ""
 ) -> Response:
     """Play the person's move, let the computer reply, and show the table."""

@@ -31,6 +31,7 @@ templates = Jinja2Blocks(
         autoescape=jinja2.select_autoescape(),
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # templates change only with a new release: skip the stat() per render
     )
 )
 templates.env.globals["static"] = static_url
