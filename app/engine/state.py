@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
@@ -88,7 +89,7 @@ class Deal(BaseModel):
     deck: tuple[Card, ...]
     salt: str
 
-    @property
+    @cached_property  # every view shows it; hashing the deck each time was a visible cost per request
     def fingerprint(self) -> str:
         """SHA-256 (hex) of the deck order and salt: ``"As 7d … Kc" + " " + salt``."""
         return hashlib.sha256(self.commitment_text.encode()).hexdigest()

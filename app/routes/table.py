@@ -6,9 +6,8 @@ Every handler is thin: read the posted save, ask the engine (through ``app.web.p
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Annotated
 
-from fastapi import APIRouter, Form, Request, Response
+from fastapi import APIRouter, Request, Response
 
 from app.ai import Level
 from app.engine import Action, EngineError
@@ -30,15 +29,13 @@ async def resume(request: Request, posted: PostedForm, sealer: SealerDep) -> Res
 
 
 @router.post("/new")
-async def new_match(
-    request: Request, posted: PostedForm, sealer: SealerDep, rng: Rng, level: Annotated[str, Form()] = "normal"
-) -> Response:
+async def new_match(request: Request, posted: PostedForm, sealer: SealerDep, rng: Rng) -> Response:
     """Deal a new match; the starting player alternates from the posted match, if it can be read (R3)."""
     try:
-        chosen = Level(level)
+        chosen = Level(posted.level)
     except ValueError:
         return render_chooser(
-            request, message=f"{level!r} is not a level; choose one of {LEVEL_NAMES}.", status_code=400
+            request, message=f"{posted.level!r} is not a level; choose one of {LEVEL_NAMES}.", status_code=400
         )
     try:
         previous = open_save(sealer, posted.token).state if posted.token else None
@@ -67,13 +64,11 @@ async def hint(request: Request, game: CurrentGame, sealer: SealerDep) -> Respon
 
 
 @router.post("/act")
-async def act(
-    request: Request, game: CurrentGame, sealer: SealerDep, rng: Rng, action: Annotated[str, Form()] = ""
-) -> Response:
+async def act(request: Request, game: CurrentGame, sealer: SealerDep, rng: Rng) -> Response:
     """Play the person's move, let the computer reply, and show the table."""
     before = game.state
     try:
-        after = play(game.saved, Action.parse(action), rng)
+        after = play(game.saved, Action.parse(game.posted.action), rng)
     except EngineError as error:
         # Illegal or garbled: the same table, unchanged, with the engine's reason.
         return render_table(request, game, sealer, message=str(error), status_code=409)
