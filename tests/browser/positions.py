@@ -15,11 +15,11 @@ from typing import Any
 
 from cryptography.fernet import Fernet
 
-from app.engine import Deal, GameState, Phase, parse_cards
-from app.engine.cards import DECK
+from app.engine import GameState, Phase
 from app.seal import KEY_FILE_NAME, Sealer
 from app.web import SavedGame, seal_save
 from tests.browser.live import serve
+from tests.engine.states import make_state
 
 __all__ = ["KeyedServer", "keyed_server", "position", "sealed"]
 
@@ -48,37 +48,9 @@ def sealed(sealer: Sealer, state: GameState, level: str = "normal", match_id: st
     return seal_save(sealer, saved)
 
 
-def position(
-    mine: str,
-    theirs: str,
-    discard: str,
-    *,
-    phase: Phase = Phase.DRAW,
-    turn: int = 0,
-    starter: int = 0,
-    stock: str | None = None,
-    salt: str = "5eed",
-    **extra: Any,
-) -> GameState:
-    """You (player 0) hold ``mine``, the computer ``theirs``; the discard pile is ``discard`` (top last).
-
-    The stock is ``stock`` (top first) when given, else every other card; cards in neither go
-    under the discard pile. The deal records the hands, the upcard and the stock in deal order.
-    """
-    hands = (parse_cards(mine), parse_cards(theirs))
-    pile = parse_cards(discard)
-    used = {*hands[0], *hands[1], *pile}
-    rest = tuple(c for c in DECK if c not in used)
-    if stock is not None:
-        wanted = parse_cards(stock)
-        pile = (*(c for c in rest if c not in wanted), *pile)
-        rest = wanted
-    first = (*hands[starter], *hands[1 - starter], pile[-1])
-    deck = (*first, *(c for c in DECK if c not in first))
-    return GameState(
-        hands=hands, stock=rest, discard=pile, phase=phase, turn=turn, starter=starter,
-        deal=Deal(deck=deck, salt=salt), **extra,
-    )  # fmt: skip
+def position(mine: str, theirs: str, discard: str, **options: Any) -> GameState:
+    """You (player 0) hold ``mine``, the computer ``theirs``; see ``tests.engine.states.make_state``."""
+    return make_state(mine, theirs, discard, **{"salt": "5eed", **options})
 
 
 # The positions the browser tests visit. You are player 0.

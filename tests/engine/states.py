@@ -17,9 +17,14 @@ def make_state(
     turn: int = 0,
     starter: int = 0,
     stock: str | None = None,
+    salt: str = "00",
     **extra: Any,
 ) -> GameState:
-    """A state with player 0 holding ``mine`` and player 1 ``theirs``; the stock is every other card."""
+    """Player 0 holds ``mine``, player 1 ``theirs``; the discard pile is ``discard`` (top last).
+
+    The stock is ``stock`` (top first) when given, else every other card; cards in neither go
+    under the discard pile. The deal records the hands and the upcard in deal order (R7).
+    """
     hands = (parse_cards(mine), parse_cards(theirs))
     pile = parse_cards(discard)
     used = {*hands[0], *hands[1], *pile}
@@ -35,5 +40,5 @@ def make_state(
     deck = (*first, *(c for c in DECK if c not in first))
     return GameState(
         hands=hands, stock=rest, discard=pile, phase=phase, turn=turn, starter=starter,
-        deal=Deal(deck=deck, salt="00"), **extra,
+        deal=Deal(deck=deck, salt=salt), **extra,
     )  # fmt: skip

@@ -12,8 +12,7 @@ from cryptography.fernet import Fernet
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.engine import Deal, GameState, Phase, parse_cards
-from app.engine.cards import DECK
+from app.engine import GameState
 from app.main import create_app
 from app.routes.deps import get_rng
 from app.seal import Sealer
@@ -95,32 +94,3 @@ class Player:
 @pytest.fixture
 def player(client: TestClient, sealer: Sealer) -> Player:
     return Player(client, sealer)
-
-
-def make_state(
-    mine: str,
-    theirs: str,
-    discard: str,
-    *,
-    phase: Phase = Phase.DRAW,
-    turn: int = 0,
-    starter: int = 0,
-    stock: str | None = None,
-    **extra: Any,
-) -> GameState:
-    """Player 0 holds ``mine``, player 1 ``theirs``; the stock is ``stock`` (default: every other card)."""
-    hands = (parse_cards(mine), parse_cards(theirs))
-    pile = parse_cards(discard)
-    used = {*hands[0], *hands[1], *pile}
-    rest = tuple(c for c in DECK if c not in used)
-    if stock is not None:
-        wanted = parse_cards(stock)
-        # The cards in neither hand nor the wanted stock go under the discard pile.
-        pile = (*(c for c in rest if c not in wanted), *pile)
-        rest = wanted
-    first = (*hands[starter], *hands[1 - starter], pile[-1])
-    deck = (*first, *(c for c in DECK if c not in first))
-    return GameState(
-        hands=hands, stock=rest, discard=pile, phase=phase, turn=turn, starter=starter,
-        deal=Deal(deck=deck, salt="00"), **extra,
-    )  # fmt: skip

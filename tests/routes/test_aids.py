@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 from app.engine import Card, Phase
 from app.seal import Sealer
 from app.web import SavedGame, seal_save
-from tests.routes.conftest import Player, make_state
+from tests.engine.states import make_state
+from tests.routes.conftest import Player
 from tests.routes.page import Page
 from tests.routes.test_table import assert_nothing_hidden_shows, play_one_turn
 

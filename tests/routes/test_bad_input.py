@@ -10,7 +10,8 @@ from fastapi.testclient import TestClient
 
 from app.engine import Phase
 from app.seal import Sealer
-from tests.routes.conftest import HX, Player, make_state
+from tests.engine.states import make_state
+from tests.routes.conftest import HX, Player
 from tests.routes.page import read
 
 UNTOUCHED = "Your stored game is untouched"

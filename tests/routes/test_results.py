@@ -8,7 +8,8 @@ import pytest
 
 from app.ai import Level
 from app.engine import Action, ActionKind, Phase, PlayerView, discard_deadwoods
-from tests.routes.conftest import Player, make_state
+from tests.engine.states import make_state
+from tests.routes.conftest import Player
 
 # No melds, and nothing that fits the melds the person knocks with below: 83 deadwood.
 LOOSE = "Kc Qd Jh 8c 6d 5h Ts 8h 6c Qc"

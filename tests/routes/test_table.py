@@ -131,7 +131,7 @@ def test_discard_buttons_are_exactly_the_legal_actions_for_the_selected_card(pla
 
 
 def make_discard_state() -> GameState:
-    from tests.routes.conftest import make_state
+    from tests.engine.states import make_state
 
     return make_state(
         "2s 3s 4s 7c 7d 7h 9h Th Kd 5c Ac", "Qs Js 9c 8c 8d 6h 5h 5d Kh Qd", "4d 2h",
@@ -140,7 +140,7 @@ def make_discard_state() -> GameState:
 
 
 def test_the_card_just_taken_from_the_discard_pile_cannot_go_back_and_the_page_says_why(player: Player) -> None:
-    from tests.routes.conftest import make_state
+    from tests.engine.states import make_state
 
     state = make_state("2s 3s 4s 7c 7d 9h Th Kd 5c Ac", "Qs Js 9c 8c 8d 6h 5h 5d Kh Qd", "4d 7h")
     page = player.load(state)
@@ -154,7 +154,7 @@ def test_the_card_just_taken_from_the_discard_pile_cannot_go_back_and_the_page_s
 
 
 def test_the_computer_replies_in_the_same_request_and_the_log_says_what_it_did(player: Player) -> None:
-    from tests.routes.conftest import make_state
+    from tests.engine.states import make_state
 
     state = make_state("2s 3s 4s 7c 7d 9h Th Kd 5c Ac", "Qs Js 9c 8c 8d 6h 5h 5d Kh Qd", "4d 7h")
     page = player.load(state)
