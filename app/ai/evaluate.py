@@ -8,7 +8,7 @@ the final ``& live`` or ``& FULL_DECK``.
 
 from __future__ import annotations
 
-from app.ai.knowledge import FULL_DECK, RANK_MASKS, rank_of
+from app.ai.knowledge import FULL_DECK, RANK_MASKS, bits_of, rank_of
 from app.engine.cards import LANE
 from app.engine.melds import SUIT_MASK
 
@@ -45,7 +45,7 @@ def danger(card: int, probs: dict[int, float]) -> float:
     """
     r = rank_of(card)
     get = probs.get
-    mates = [get(b, 0.0) for b in _bits(RANK_MASKS[r] & ~card)]
+    mates = [get(b, 0.0) for b in bits_of(RANK_MASKS[r] & ~card)]
     p_none = 1.0
     # Two or more of the three rank-mates.
     if len(mates) == 3:
@@ -59,15 +59,6 @@ def danger(card: int, probs: dict[int, float]) -> float:
         if pair is not None:
             p_none *= 1.0 - get(pair[0], 0.0) * get(pair[1], 0.0)
     return 1.0 - p_none
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
 
 
 def outs_weight(hand: int, live: dict[int, float]) -> float:

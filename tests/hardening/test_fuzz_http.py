@@ -41,13 +41,14 @@ from hypothesis.stateful import (
 )
 
 from app.ai import Level
-from app.engine import Action, ActionKind, GameState, Phase, apply, legal_actions, new_match, view
+from app.engine import Action, ActionKind, GameState, Phase, apply, legal_actions, new_match
 from app.engine.cards import DECK
 from app.main import create_app
 from app.routes.deps import get_rng
 from app.seal import Sealer
 from app.settings import Settings
-from app.web import COMPUTER, HUMAN, SavedGame, open_save, seal_save, stamp
+from app.web import COMPUTER, HUMAN, SavedGame, open_save, seal_save
+from tests.hardening.live_play import Save
 from tests.routes.page import read
 
 EXAMPLES = int(os.environ.get("GIN_FUZZ_EXAMPLES", "80"))
@@ -83,20 +84,8 @@ class Counts:
 COUNTS = Counts()
 
 
-@dataclass(frozen=True)
-class Table:
-    """A game the server handed back, opened with the server's key."""
-
-    token: str
-    saved: SavedGame
-
-    @property
-    def state(self) -> GameState:
-        return self.saved.state
-
-    @property
-    def at(self) -> str:
-        return stamp(view(self.state, HUMAN))
+# A game the server handed back, opened with the server's key.
+Table = Save
 
 
 class Server:
