@@ -80,18 +80,13 @@ class DamagedTokenError(SealError):
 class UnknownKeyError(SealError):
     """The token was sealed under a key this server does not hold (any more)."""
 
-    message = (
-        "This saved game could not be opened: it was saved by a server whose key "
-        "this one does not have."
-    )
+    message = "This saved game could not be opened: it was saved by a server whose key this one does not have."
 
 
 class UnknownVersionError(SealError):
     """The token names a format version this code does not read."""
 
-    message = (
-        "This saved game could not be opened: it was saved by a different version of the game."
-    )
+    message = "This saved game could not be opened: it was saved by a different version of the game."
 
 
 class OversizedTokenError(SealError):
@@ -211,9 +206,7 @@ def load_or_create_key_file(path: Path) -> list[str]:
         try:
             Fernet(key)
         except ValueError:
-            raise ValueError(
-                f"line {position} of the key file {path} is not a Fernet key"
-            ) from None
+            raise ValueError(f"line {position} of the key file {path} is not a Fernet key") from None
     return keys
 
 

@@ -249,9 +249,7 @@ def test_errors_are_value_errors_with_a_sentence(error: type[SealError]) -> None
 
 
 def test_damaged_message_is_the_agreed_sentence() -> None:
-    assert str(DamagedTokenError()) == (
-        "This saved game could not be opened: it was changed or damaged."
-    )
+    assert str(DamagedTokenError()) == ("This saved game could not be opened: it was changed or damaged.")
 
 
 def test_a_sealer_needs_a_valid_key() -> None:

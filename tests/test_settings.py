@@ -76,9 +76,7 @@ def test_malformed_key_is_refused_without_echoing_it(monkeypatch: pytest.MonkeyP
     ("name", "value"),
     [("GIN_PORT", "0"), ("GIN_PORT", "70000"), ("GIN_WORKERS", "0"), ("GIN_MAX_BODY_BYTES", "1")],
 )
-def test_out_of_range_numbers_are_refused(
-    monkeypatch: pytest.MonkeyPatch, name: str, value: str
-) -> None:
+def test_out_of_range_numbers_are_refused(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
     monkeypatch.setenv(name, value)
     with pytest.raises(ValidationError):
         Settings()

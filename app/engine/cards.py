@@ -115,9 +115,7 @@ class Card:
         return self.index
 
     @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: type[Any], handler: GetCoreSchemaHandler
-    ) -> core_schema.CoreSchema:
+    def __get_pydantic_core_schema__(cls, source: type[Any], handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         # In JSON a card is its two-character text; in Python it stays the interned Card.
         def validate(value: object) -> Card:
             if isinstance(value, Card):

@@ -175,9 +175,7 @@ def settle(knocker: Sequence[Card], defender: Sequence[Card]) -> HandResult:
     check_distinct((*knocker, *defender))
     knocker_dw = deadwood_of_mask(k_mask)
     if knocker_dw > KNOCK_LIMIT:
-        raise IllegalAction(
-            f"Those cards keep {knocker_dw} deadwood; a knock needs 10 or less (R11)."
-        )
+        raise IllegalAction(f"Those cards keep {knocker_dw} deadwood; a knock needs 10 or less (R11).")
     if knocker_dw == 0:  # R16: no layoffs against Gin
         k_arr, d_arr = arrange_mask(k_mask), arrange_mask(d_mask)
         kind, side, points = _score(0, d_arr.deadwood)

@@ -77,9 +77,7 @@ class PlayerView(BaseModel):
 def _public_log(state: GameState, player: int) -> tuple[Event, ...]:
     # The card of a stock draw is seen only by the drawer.
     return tuple(
-        e.model_copy(update={"card": None})
-        if e.kind is ActionKind.DRAW_STOCK and e.player != player
-        else e
+        e.model_copy(update={"card": None}) if e.kind is ActionKind.DRAW_STOCK and e.player != player else e
         for e in state.log
     )
 

@@ -97,7 +97,7 @@ def render_table(
         "t": shown,
         "aids": extra,
         "token": seal_save(sealer, game.saved),
-        "at": stamp(seen),
+        "at": stamp(game.state),
         "message": message,
         "announce": announce,
     }

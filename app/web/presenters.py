@@ -25,9 +25,10 @@ from app.engine import (
     arrange,
     discard_deadwoods,
 )
-from app.engine.cards import RANK_LABELS, SUIT_GLYPHS, SUIT_NAMES
+from app.engine.cards import DECK, RANK_LABELS, SUIT_GLYPHS, SUIT_NAMES
 
 __all__ = [
+    "FACES",
     "Button",
     "CardFace",
     "HandCard",
@@ -75,7 +76,7 @@ class CardFace:
         return self.suit_name in ("hearts", "diamonds")
 
 
-def face(card: Card) -> CardFace:
+def _make_face(card: Card) -> CardFace:
     return CardFace(
         code=str(card),
         rank=RANK_LABELS[card.rank],
@@ -83,6 +84,14 @@ def face(card: Card) -> CardFace:
         name=card.name,
         suit_name=SUIT_NAMES[card.suit],
     )
+
+
+# Made once: a table shows twenty-odd faces per request, and a face never changes.
+FACES = tuple(_make_face(card) for card in DECK)
+
+
+def face(card: Card) -> CardFace:
+    return FACES[card.index]
 
 
 Part = str | CardFace
@@ -116,6 +125,26 @@ class HandCard:
         if self.taken:
             words.append("just taken, can't be discarded this turn")
         return ", ".join(words)
+
+    @property
+    def states_after_name(self) -> str:
+        """``states`` as it follows the name in the button's accessible name: ", selected, in a run"."""
+        states = self.states
+        return f", {states}" if states else ""
+
+    @property
+    def classes(self) -> str:
+        """The button's CSS classes for its suit and state (built here: one look-up in the template's hot loop)."""
+        classes = ["card", self.face.suit_name]
+        if self.selected:
+            classes.append("selected")
+        if self.meld:
+            classes += ["meld", f"meld-{self.group}"]
+        if self.fresh:
+            classes.append("fresh")
+        if self.taken:
+            classes.append("taken")
+        return " ".join(classes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,9 +354,7 @@ def _arranged(
     return ShownHand(
         owner=owner,
         melds=tuple(tuple(face(c) for c in meld) for meld in arrangement.melds),
-        laid_on=tuple(
-            tuple(face(c) for c, target in received if target == i) for i in range(len(arrangement.melds))
-        ),
+        laid_on=tuple(tuple(face(c) for c, target in received if target == i) for i in range(len(arrangement.melds))),
         layoffs=tuple(face(c) for c in layoffs),
         deadwood_cards=tuple(face(c) for c in arrangement.deadwood_cards),
         deadwood=arrangement.deadwood,

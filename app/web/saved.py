@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 from app.ai import Level
-from app.engine import GameState, PlayerView
+from app.engine import GameState
 from app.seal import Sealer, SealError
 
 __all__ = ["SAVE_FORMAT", "SavedGame", "UnreadableSave", "open_save", "seal_save", "stamp"]
@@ -67,10 +67,12 @@ def open_save(sealer: Sealer, token: str) -> SavedGame:
     return saved if saved.match_id else saved.model_copy(update={"match_id": match_id_for(saved.state)})
 
 
-def stamp(table: PlayerView) -> str:
+def stamp(state: GameState) -> str:
     """A short name for the position a page shows, posted back with each move to catch stale pages.
 
-    Built from public facts only: the deal's published fingerprint, how many moves were made
-    this hand, and the phase. Within a match no two positions share it.
+    Built from public facts only (the person's ``PlayerView`` shows each of them): the deal's
+    published fingerprint, how many moves were made this hand, and the phase. Within a match no
+    two positions share it. It reads the state directly because every request computes it, and a
+    whole view costs more than the three facts.
     """
-    return f"{table.fingerprint[:16]}.{len(table.log)}.{table.phase.value}"
+    return f"{state.deal.fingerprint[:16]}.{len(state.log)}.{state.phase.value}"

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
 import jinja2
 from jinja2_fragments.fastapi import Jinja2Blocks
+from markupsafe import Markup
 
 from app.security import STATIC_DIR, static_url
+from app.web.presenters import FACES, CardFace, Sentence
 
 __all__ = ["STATIC_DIR", "TEMPLATES_DIR", "htmx_path", "templates"]
 
@@ -36,3 +39,26 @@ templates = Jinja2Blocks(
 )
 templates.env.globals["static"] = static_url
 templates.env.globals["htmx_path"] = htmx_path
+
+
+def _rendered_once_per_card(macro_name: str) -> Callable[[CardFace], Markup]:
+    """A card macro of ``_macros.html``, rendered once for each of the 52 cards.
+
+    A table draws dozens of cards per request (the hand, the piles, the hand's log), and a macro
+    call costs far more than a look-up. The markup stays in the template; this only remembers it.
+    """
+    macro = getattr(templates.env.get_template("_macros.html").module, macro_name)
+    rendered = {f.code: Markup(macro(f)) for f in FACES}
+    return lambda f: rendered[f.code]
+
+
+card_face = _rendered_once_per_card("card_face")
+inline_card = _rendered_once_per_card("inline_card")
+
+
+def say(sentence: Sentence) -> Markup:
+    """A sentence for the page: its words escaped, its cards as ``inline_card`` draws them."""
+    return Markup("").join(inline_card(part) if isinstance(part, CardFace) else part for part in sentence)
+
+
+templates.env.globals.update(card_face=card_face, say=say)

@@ -52,9 +52,7 @@ def chromium_executable() -> Path:
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(
-    browser_type_launch_args: dict[str, Any], chromium_executable: Path
-) -> dict[str, Any]:
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any], chromium_executable: Path) -> dict[str, Any]:
     return {
         **browser_type_launch_args,
         "executable_path": str(chromium_executable),

@@ -39,9 +39,7 @@ def serve(app: str, data_dir: Path, *, startup_timeout: float = 30.0) -> Iterato
     environment["GIN_DATA_DIR"] = str(data_dir)
     command = [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port)]
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT
-        )
+        process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
         try:
             _wait_until_healthy(process, f"{base_url}/healthz", startup_timeout, log)
             yield base_url
@@ -54,9 +52,7 @@ def serve(app: str, data_dir: Path, *, startup_timeout: float = 30.0) -> Iterato
                 process.wait()
 
 
-def _wait_until_healthy(
-    process: subprocess.Popen[bytes], url: str, timeout: float, log: IO[bytes]
-) -> None:
+def _wait_until_healthy(process: subprocess.Popen[bytes], url: str, timeout: float, log: IO[bytes]) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -204,9 +204,7 @@ def test_r13_a_knock_on_the_last_turn_still_counts() -> None:
 
 
 def test_r2_the_match_ends_at_100() -> None:
-    s = make_state(
-        "As 2s 3s 4c 5c 6c 8d 9d Td Kh", "Ac 2c 3c 4d 5d 6d 8h 9h Js Ks", "7h", stock="7c", scores=(90, 40)
-    )
+    s = make_state("As 2s 3s 4c 5c 6c 8d 9d Td Kh", "Ac 2c 3c 4d 5d 6d 8h 9h Js Ks", "7h", stock="7c", scores=(90, 40))
     s = apply(apply(s, STOCK), knock("Kh"))
     assert s.phase is Phase.MATCH_OVER and s.winner == 0 and s.scores[0] >= 100
     assert legal_actions(s) == []

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import httpx2 as httpx
 
-from app.engine import Action, ActionKind, GameState, Phase, apply, legal_actions, view
+from app.engine import Action, ActionKind, GameState, Phase, apply, legal_actions
 from app.seal import Sealer
 from app.web import COMPUTER, HUMAN, SavedGame, open_save, stamp
 
@@ -27,7 +27,7 @@ class Save:
 
     @property
     def at(self) -> str:
-        return stamp(view(self.state, HUMAN))
+        return stamp(self.state)
 
     @property
     def key_id(self) -> str:

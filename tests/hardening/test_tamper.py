@@ -21,7 +21,7 @@ from cryptography.fernet import Fernet
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.engine import GameState, Phase, view
+from app.engine import GameState, Phase
 from app.main import create_app
 from app.routes.deps import get_rng
 from app.seal import Sealer, SealError
@@ -84,7 +84,7 @@ def assert_refused(response: Any, words: str) -> None:
 
 
 def assert_still_plays(client: TestClient, sealer: Sealer, token: str, state: GameState) -> None:
-    response = move(client, token, stamp(view(state, HUMAN)))
+    response = move(client, token, stamp(state))
     assert response.status_code == 200
     after = open_save(sealer, carried_token(response)).state
     assert after.log[: len(state.log)] == state.log and after.log[len(state.log)].kind == "draw_stock"
@@ -101,7 +101,7 @@ def test_every_character_changed_is_refused_unless_the_sealed_bytes_are_identica
     client: TestClient, sealer: Sealer
 ) -> None:
     token, state = a_game_at_the_draw(client, sealer)
-    at = stamp(view(state, HUMAN))
+    at = stamp(state)
     passed = []
     for position, original in enumerate(token):
         # A neighbour in the token's own alphabet (looks plausible), and a one-bit flip of the byte.
@@ -123,7 +123,7 @@ def test_every_character_changed_is_refused_unless_the_sealed_bytes_are_identica
 
 def test_every_truncation_and_extension_is_refused(client: TestClient, sealer: Sealer) -> None:
     token, state = a_game_at_the_draw(client, sealer)
-    at = stamp(view(state, HUMAN))
+    at = stamp(state)
     for length in range(len(token)):
         response = move(client, token[:length], at)
         if length == 0:
@@ -147,7 +147,7 @@ def test_a_save_sealed_under_a_removed_key_is_refused_and_says_why(tmp_path: Pat
     with TestClient(serve([NEW_KEY], tmp_path)) as after_removal:
         for path in ("/game/resume", "/game/act", "/game/show", "/game/choose"):
             response = after_removal.post(
-                path, data={"token": token, "action": "draw_stock", "at": stamp(view(state, HUMAN))}, headers=HX
+                path, data={"token": token, "action": "draw_stock", "at": stamp(state)}, headers=HX
             )
             assert_refused(response, "whose key this one does not have")
     # Put the old key back (second, as in a rotation) and the same save plays on.
@@ -161,7 +161,7 @@ def test_a_token_of_another_format_version_is_refused_and_says_why(
 ) -> None:
     token, state = a_game_at_the_draw(client, sealer)
     other = version + token.removeprefix("v1")
-    assert_refused(move(client, other, stamp(view(state, HUMAN))), "different version of the game")
+    assert_refused(move(client, other, stamp(state)), "different version of the game")
     assert_still_plays(client, sealer, token, state)
 
 
@@ -170,7 +170,7 @@ def test_a_save_payload_of_another_format_version_is_refused_and_says_why(client
     payload = SavedGame.model_validate({"format": 1, "level": "easy", "state": state}).model_dump(mode="json")
     for changed in ({**payload, "format": 2}, {**payload, "format": "1"}, {**payload, "level": "grandmaster"}):
         forged = sealer.seal(json.dumps(changed).encode())
-        assert_refused(move(client, forged, stamp(view(state, HUMAN))), "different version of the game")
+        assert_refused(move(client, forged, stamp(state)), "different version of the game")
     assert_still_plays(client, sealer, token, state)
 
 
