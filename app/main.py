@@ -117,8 +117,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     async def stale_table(request: Request, error: Exception) -> Response:
         assert isinstance(error, StaleTable)
-        sealer = app.state.sealer.get()
-        return render_table(request, error.current, sealer, message=STALE_MESSAGE, status_code=409)
+        return render_table(request, error.current, message=STALE_MESSAGE, status_code=409)
 
     async def bad_request(request: Request, error: Exception) -> Response:
         message = "That request was not understood, so nothing was played. Your game is untouched."

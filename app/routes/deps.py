@@ -12,9 +12,10 @@ import random
 import secrets
 from dataclasses import dataclass, replace
 from typing import Annotated
+from urllib.parse import parse_qsl
 
 from fastapi import Depends, Request
-from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
 
 from app.engine import Card, GameState, InvalidCards
 from app.seal import Sealer
@@ -30,8 +31,11 @@ __all__ = [
     "SealerDep",
     "StaleTable",
     "TableProblem",
+    "current_game",
     "get_rng",
     "get_sealer",
+    "open_game",
+    "opened_game",
 ]
 
 
@@ -64,22 +68,35 @@ def _card_or_none(text: str) -> Card | None:
         return None  # a selection is a display choice: a garbled one is simply dropped
 
 
-def _text(form: FormData, name: str) -> str:
-    value = form.get(name)
-    return value if isinstance(value, str) else ""  # an uploaded file where text belongs is ignored
+_URLENCODED = "application/x-www-form-urlencoded"
+_MAX_FIELDS = 64  # a table posts six; far more is garbage, refused before it is parsed
+
+
+async def _fields(request: Request) -> dict[str, str]:
+    """The posted form's text fields. What htmx sends (URL-encoded) is parsed with the standard
+    library, several times faster than the general form parser; anything else goes through
+    Starlette's, so a multipart post still works and an uploaded file is ignored."""
+    if request.headers.get("content-type", "").partition(";")[0].strip().lower() == _URLENCODED:
+        text = (await request.body()).decode("utf-8", "replace")
+        try:
+            return dict(parse_qsl(text, keep_blank_values=True, max_num_fields=_MAX_FIELDS))
+        except ValueError:
+            raise HTTPException(400, "That request had too many fields.") from None
+    form = await request.form(max_fields=_MAX_FIELDS)
+    return {name: value for name, value in form.items() if isinstance(value, str)}
 
 
 async def read_posted(request: Request) -> Posted:
     # One read of the form, by hand: declaring each field with Form() made FastAPI validate them
     # one by one, a third of a move request's time in the load benchmark.
-    form = await request.form()
+    form = await _fields(request)
     return Posted(
-        token=_text(form, "token").strip(),
-        at=_text(form, "at"),
-        selected=_card_or_none(_text(form, "selected")),
-        sort=Sort.read(_text(form, "sort")),
-        action=_text(form, "action"),
-        level=_text(form, "level") or "normal",
+        token=form.get("token", "").strip(),
+        at=form.get("at", ""),
+        selected=_card_or_none(form.get("selected", "")),
+        sort=Sort.read(form.get("sort", "")),
+        action=form.get("action", ""),
+        level=form.get("level") or "normal",
     )
 
 
@@ -110,10 +127,11 @@ Rng = Annotated[random.Random, Depends(get_rng)]
 
 @dataclass(frozen=True)
 class Current:
-    """The game a request acts on, with the options it came with."""
+    """The game a request acts on, with the options it came with and the sealer that opened it."""
 
     saved: SavedGame
     posted: Posted
+    sealer: Sealer  # seals the answer: a save opened under an old key comes back under the current one
 
     @property
     def state(self) -> GameState:
@@ -131,20 +149,31 @@ class StaleTable(Exception):
         self.current = current
 
 
-async def open_posted(posted: PostedForm, sealer: SealerDep) -> Current:
+def open_game(posted: Posted, sealer: Sealer) -> Current:
+    """The game in the posted token; ``TableProblem`` (with a sentence for the person) when there is none."""
     if not posted.token:
         raise TableProblem("No saved game came with that request. Start a new match?")
     try:
         saved = open_save(sealer, posted.token)
     except UnreadableSave as error:
         raise TableProblem(f"{error} Your stored game is untouched until you start a new match.") from None
-    return Current(saved, posted)
+    return Current(saved, posted, sealer)
 
 
-OpenedGame = Annotated[Current, Depends(open_posted)]
+# The two game dependencies below read the form and the sealer themselves rather than through
+# PostedForm and SealerDep: each dependency level costs FastAPI measurable time on every move.
 
 
-async def current_game(game: OpenedGame) -> Current:
+async def opened_game(request: Request) -> Current:
+    return open_game(await read_posted(request), await get_sealer(request))
+
+
+OpenedGame = Annotated[Current, Depends(opened_game)]
+
+
+async def current_game(request: Request) -> Current:
+    """The opened game, provided the page showed its current position (else ``StaleTable``)."""
+    game = await opened_game(request)
     if game.posted.at and game.posted.at != stamp(game.state):
         raise StaleTable(game)
     return game

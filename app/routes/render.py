@@ -9,7 +9,6 @@ from fastapi import Request, Response
 from app.ai import Level
 from app.engine import view
 from app.routes.deps import Current
-from app.seal import Sealer
 from app.web import HUMAN, seal_save, spoken, stamp, table
 from app.web.aids import aids
 from app.web.templating import templates
@@ -69,7 +68,6 @@ def render_chooser(
 def render_table(
     request: Request,
     game: Current,
-    sealer: Sealer,
     *,
     message: str | None = None,
     status_code: int = 200,
@@ -96,7 +94,7 @@ def render_table(
         "screen": "table",
         "t": shown,
         "aids": extra,
-        "token": seal_save(sealer, game.saved),
+        "token": seal_save(game.sealer, game.saved),
         "at": stamp(game.state),
         "message": message,
         "announce": announce,
