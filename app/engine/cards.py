@@ -8,6 +8,7 @@ search is table look-ups on 13-bit suit lanes (see ``melds.py``).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from pydantic import GetCoreSchemaHandler
@@ -36,13 +37,14 @@ class Card:
     ('As', 7, 'king of clubs')
     """
 
-    __slots__ = ("bit", "index", "rank", "suit", "value")
+    __slots__ = ("bit", "code", "index", "rank", "suit", "value")
     _all: ClassVar[list[Card]] = []
     rank: int  # 0 = Ace .. 12 = King (R4: Aces are low)
     suit: int  # 0 = clubs, 1 = diamonds, 2 = hearts, 3 = spades
     index: int  # suit * 13 + rank: a dense 0..51 id
     bit: int  # 1 << (16 * suit + rank)
     value: int  # deadwood points (R4)
+    code: str  # "7h": how the card is written, in text and in JSON
 
     def __new__(cls, rank: int, suit: int) -> Card:
         if cls._all:
@@ -60,6 +62,7 @@ class Card:
             ("index", suit * 13 + rank),
             ("bit", 1 << (LANE * suit + rank)),
             ("value", min(rank + 1, 10)),
+            ("code", RANKS[rank] + SUITS[suit]),
         ):
             object.__setattr__(card, name, value)
         return card
@@ -103,7 +106,7 @@ class Card:
         return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
 
     def __str__(self) -> str:
-        return RANKS[self.rank] + SUITS[self.suit]
+        return self.code
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -116,26 +119,33 @@ class Card:
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: type[Any], handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        # In JSON a card is its two-character text; in Python it stays the interned Card.
-        def validate(value: object) -> Card:
-            if isinstance(value, Card):
-                return value
-            if isinstance(value, str):
-                return cls.parse(value)
-            raise InvalidCards(f"{value!r} is not a card.")
-
-        return core_schema.no_info_plain_validator_function(
-            validate,
-            serialization=core_schema.plain_serializer_function_ser_schema(str),
-            json_schema_input_schema=core_schema.str_schema(),
+        # In JSON a card is its two-character text; in Python it stays the interned Card. A saved
+        # game holds 150-odd cards, so both directions avoid Python code per card: the text is
+        # checked in Rust, looked up by a dict method written in C, and written from a slot.
+        from_text = core_schema.chain_schema(
+            [core_schema.str_schema(), core_schema.no_info_plain_validator_function(_BY_TEXT.__getitem__)]
         )
+        return core_schema.json_or_python_schema(
+            json_schema=from_text,
+            python_schema=core_schema.union_schema(
+                [core_schema.is_instance_schema(Card), from_text], mode="left_to_right"
+            ),
+            serialization=core_schema.plain_serializer_function_ser_schema(attrgetter("code")),
+        )
+
+
+class _CardsByText(dict[str, Card]):
+    """Each card by its code in any case ("7h", "7H"); a miss is a ``ValueError`` (as pydantic expects)."""
+
+    def __missing__(self, key: str) -> Card:
+        raise InvalidCards(f"{key!r} is not a card.")
 
 
 Card._all.extend(Card._build(r, s) for s in range(4) for r in range(13))
 DECK: tuple[Card, ...] = tuple(Card._all)
-_BY_TEXT: dict[str, Card] = {
-    r + u: c for c in DECK for r in {str(c)[0], str(c)[0].lower()} for u in {str(c)[1], str(c)[1].upper()}
-}
+_BY_TEXT = _CardsByText(
+    (r + u, c) for c in DECK for r in {c.code[0], c.code[0].lower()} for u in {c.code[1], c.code[1].upper()}
+)
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
