@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from jinja2_fragments.fastapi import Jinja2Blocks
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from app.security import STATIC_DIR, static_url
-from app.web.presenters import FACES, CardFace, Sentence
+from app.web.presenters import FACES, CardFace, HandCard, Sentence
 
 __all__ = ["STATIC_DIR", "TEMPLATES_DIR", "htmx_path", "templates"]
 
@@ -41,13 +42,14 @@ templates.env.globals["static"] = static_url
 templates.env.globals["htmx_path"] = htmx_path
 
 
-def _rendered_once_per_card(macro_name: str) -> Callable[[CardFace], Markup]:
-    """A card macro of ``_macros.html``, rendered once for each of the 52 cards.
+# Remembered renderings. A table draws dozens of cards per request (the hand, the piles, the
+# hand's log), and calling a macro costs far more than a look-up. The markup stays in
+# _macros.html; these only remember what it produced, which depends on nothing but the arguments.
+_macros: Any = templates.env.get_template("_macros.html").module  # its macros, as attributes
 
-    A table draws dozens of cards per request (the hand, the piles, the hand's log), and a macro
-    call costs far more than a look-up. The markup stays in the template; this only remembers it.
-    """
-    macro = getattr(templates.env.get_template("_macros.html").module, macro_name)
+
+def _rendered_once_per_card(macro_name: str) -> Callable[[CardFace], Markup]:
+    macro = getattr(_macros, macro_name)
     rendered = {f.code: Markup(macro(f)) for f in FACES}
     return lambda f: rendered[f.code]
 
@@ -56,9 +58,14 @@ card_face = _rendered_once_per_card("card_face")
 inline_card = _rendered_once_per_card("inline_card")
 
 
+@lru_cache(maxsize=4096)  # 52 cards in a few dozen states each: every player's hands share these
+def hand_card(card: HandCard, arriving: bool, hinted: bool) -> Markup:
+    return Markup(_macros.hand_card(card, arriving, hinted))
+
+
 def say(sentence: Sentence) -> Markup:
     """A sentence for the page: its words escaped, its cards as ``inline_card`` draws them."""
-    return Markup("").join(inline_card(part) if isinstance(part, CardFace) else part for part in sentence)
+    return Markup("".join(inline_card(part) if isinstance(part, CardFace) else escape(part) for part in sentence))
 
 
-templates.env.globals.update(card_face=card_face, say=say)
+templates.env.globals.update(card_face=card_face, hand_card=hand_card, say=say)
