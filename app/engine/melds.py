@@ -10,6 +10,7 @@ deadwood is four table look-ups.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from itertools import product
 
 from pydantic import BaseModel, ConfigDict
@@ -74,6 +75,9 @@ def _runs_only_deadwood(mask: int) -> int:
     )
 
 
+# Remembered: within one request the same hands are scored again and again (the legal knocks,
+# the computer's view of them, its discard choice), and a look-up costs a fraction of a score.
+@lru_cache(maxsize=1 << 16)
 def deadwood_of_mask(mask: int) -> int:
     """Least deadwood of a lane mask: the hot path of the engine and the computer player."""
     a, b = mask & SUIT_MASK, (mask >> LANE) & SUIT_MASK
