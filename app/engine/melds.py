@@ -77,7 +77,7 @@ def _runs_only_deadwood(mask: int) -> int:
 
 # Remembered: within one request the same hands are scored again and again (the legal knocks,
 # the computer's view of them, its discard choice), and a look-up costs a fraction of a score.
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)  # a move needs dozens; a small cache also keeps full GC passes short
 def deadwood_of_mask(mask: int) -> int:
     """Least deadwood of a lane mask: the hot path of the engine and the computer player."""
     a, b = mask & SUIT_MASK, (mask >> LANE) & SUIT_MASK

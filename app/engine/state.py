@@ -6,8 +6,9 @@ import hashlib
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.engine.cards import DECK, Card, cards_mask
 from app.engine.errors import InvalidCards, InvalidState
@@ -73,7 +74,7 @@ class Event(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    player: int
+    player: Annotated[int, Field(ge=0, le=1)]
     kind: ActionKind
     card: Card | None = None
 

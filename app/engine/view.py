@@ -74,11 +74,14 @@ class PlayerView(BaseModel):
         return self.scores[1 - self.player]
 
 
+# What the other player sees of a stock draw: who drew, not the card (one immutable value each).
+_HIDDEN_DRAWS = tuple(Event(player=p, kind=ActionKind.DRAW_STOCK) for p in (0, 1))
+
+
 def _public_log(state: GameState, player: int) -> tuple[Event, ...]:
     # The card of a stock draw is seen only by the drawer.
     return tuple(
-        e.model_copy(update={"card": None}) if e.kind is ActionKind.DRAW_STOCK and e.player != player else e
-        for e in state.log
+        _HIDDEN_DRAWS[e.player] if e.kind is ActionKind.DRAW_STOCK and e.player != player else e for e in state.log
     )
 
 
