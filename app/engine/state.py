@@ -98,7 +98,7 @@ class Deal(BaseModel):
 
     @property
     def commitment_text(self) -> str:
-        return " ".join(str(c) for c in self.deck) + " " + self.salt
+        return " ".join([c.code for c in self.deck]) + " " + self.salt
 
 
 class HandSummary(BaseModel):
