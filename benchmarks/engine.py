@@ -1,9 +1,10 @@
 """Engine speed: ``python -m benchmarks.engine`` prints the figures issue #2 asks for.
 
-- median µs of ``deadwood`` on 20,000 fresh random 10-card hands and on meld-dense hands (few adjacent ranks: many overlapping sets
-  and runs), plus the worst dense case (two 4-sets and a 3-set in 11 cards). The engine
-  remembers scored hands (``deadwood_of_mask`` is cached); the cache is emptied before every
-  timed call, so these are the figures of the computation itself;
+- median µs of ``deadwood`` on 20,000 fresh random 10-card hands and on meld-dense hands
+  (few adjacent ranks: many overlapping sets and runs), plus the worst dense case (two
+  4-sets and a 3-set in 11 cards). The engine remembers scored hands (``deadwood_of_mask``
+  is cached); the cache is emptied before every timed call, so these are the figures of
+  the computation itself;
 - ``settle`` calls per second on knockable hands;
 - full hands per second of random legal play through ``apply``.
 """
