@@ -53,3 +53,41 @@ def test_duplicated_card_is_refused() -> None:
 def test_garbage_is_a_value_error(garbage: str) -> None:
     with pytest.raises(ValueError):
         GameState.from_json(garbage)
+
+
+def _first_moves(seed: int) -> GameState:
+    rng = random.Random(seed)
+    s = new_match(rng)
+    while not s.log:
+        s = apply(s, legal_actions(s)[0], rng)
+    return s
+
+
+@pytest.mark.parametrize("card", [7, ["7h"], {"c": "7h"}, "7x", "", "7h "])
+def test_a_card_that_is_not_a_card_code_is_refused(card: object) -> None:
+    data = json.loads(_first_moves(2).to_json())
+    data["stock"][0] = card
+    with pytest.raises(ValueError, match="stock"):
+        GameState.from_json(json.dumps(data))
+
+
+def test_card_codes_are_read_in_either_case() -> None:
+    s = _first_moves(3)
+    data = json.loads(s.to_json())
+    data["stock"] = [code.upper() for code in data["stock"]]
+    assert GameState.from_json(json.dumps(data)) == s
+
+
+@pytest.mark.parametrize("player", [2, -1, "0x1", None])
+def test_an_event_by_a_player_who_does_not_exist_is_refused(player: object) -> None:
+    data = json.loads(_first_moves(4).to_json())
+    data["log"][0]["player"] = player
+    with pytest.raises(ValueError, match="log"):
+        GameState.from_json(json.dumps(data))
+
+
+def test_a_deal_missing_a_card_is_refused_though_it_holds_52() -> None:
+    data = json.loads(new_match(random.Random(5)).to_json())
+    data["deal"]["deck"][0] = data["deal"]["deck"][1]
+    with pytest.raises(ValueError, match="full deck"):
+        GameState.from_json(json.dumps(data))
