@@ -232,18 +232,21 @@ def _who(player: int) -> str:
     return "You" if player == HUMAN else "The computer"
 
 
-def _turn_sentences(events: tuple[Event, ...]) -> list[Sentence]:
-    """One sentence per turn: a draw and the discard that followed it, or a pass."""
+def _turn_sentences(events: tuple[Event, ...], gin: bool = False) -> list[Sentence]:
+    """One sentence per turn: a draw and the discard that followed it, or a pass.
+
+    ``gin``: the hand ended in Gin, so its knock is told as going Gin.
+    """
     turns: list[list[Event]] = []
     for e in events:
         if turns and turns[-1][-1].player == e.player and turns[-1][-1].kind in _DRAWS:
             turns[-1].append(e)
         else:
             turns.append([e])
-    return [_sentence(turn) for turn in turns]
+    return [_sentence(turn, gin) for turn in turns]
 
 
-def _sentence(turn: list[Event]) -> Sentence:
+def _sentence(turn: list[Event], gin: bool = False) -> Sentence:
     """ "The computer took 7♥ from the discard pile and discarded K♠." """
     who = _who(turn[0].player)
     if turn[0].kind is ActionKind.PASS:
@@ -262,7 +265,7 @@ def _sentence(turn: list[Event]) -> Sentence:
             # The engine hides the card of the computer's stock draw; the person's own draw is theirs to see.
             parts += ["drew ", card, " from the stock"] if card else ["drew from the stock"]
         elif e.kind is ActionKind.KNOCK and card:
-            parts += ["knocked, discarding ", card]
+            parts += ["went Gin, discarding " if gin else "knocked, discarding ", card]
         elif e.kind is ActionKind.DISCARD and card:
             parts += ["discarded ", card]
     parts.append(".")
@@ -458,10 +461,11 @@ def table(
     knock_possible = ActionKind.KNOCK in kinds
     over = view.phase in (Phase.HAND_OVER, Phase.MATCH_OVER)
     result = _result(view.last_hand) if over and view.last_hand is not None else None
-    log = _turn_sentences(view.log)
+    ended_in_gin = result is not None and view.last_hand is not None and view.last_hand.kind is HandKind.GIN
+    log = _turn_sentences(view.log, ended_in_gin)
     announce: list[Sentence] = []
     if announce_from is not None:
-        announce = [s for s in _turn_sentences(view.log[announce_from:]) if s[0] == _who(COMPUTER)]
+        announce = [s for s in _turn_sentences(view.log[announce_from:], ended_in_gin) if s[0] == _who(COMPUTER)]
         if result is not None:
             announce += [(result.headline, " ", result.score)]
         match_result = _match_result(view)

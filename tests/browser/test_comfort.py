@@ -62,7 +62,7 @@ def test_the_computers_move_and_the_result_are_announced_in_the_live_region(seat
     seat.press(seat.card("king of clubs"))
     seat.press(seat.button("Discard"))
     announced = seat.page.locator("#announce")
-    expect(announced).to_contain_text("The computer drew from the stock and knocked, discarding king of hearts.")
+    expect(announced).to_contain_text("The computer drew from the stock and went Gin, discarding king of hearts.")
     expect(announced).to_contain_text("The computer went Gin. The computer scores 25 + 55 = 80.")
     expect(announced).to_contain_text("Deal verified")
     assert region.count() == 0 or region.count() == 1

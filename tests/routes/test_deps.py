@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import urllib.parse
 
 from fastapi.testclient import TestClient
 
-from app.routes.deps import get_rng
+from app.main import create_app
+from app.seal import Sealer
+from app.settings import Settings
 from app.web import open_save
 from tests.routes.conftest import HX, Player
 from tests.routes.page import fields, read
@@ -56,8 +57,11 @@ def test_the_last_of_repeated_fields_wins_as_in_the_general_parser(player: Playe
     assert response.status_code == 200
 
 
-def test_each_request_gets_its_own_unpredictable_generator() -> None:
-    first, second = asyncio.run(get_rng()), asyncio.run(get_rng())
-    assert first is not second
-    # Two fresh generators agreeing on 8 draws of 2**64 would mean a fixed or reused seed.
-    assert [first.getrandbits(64) for _ in range(8)] != [second.getrandbits(64) for _ in range(8)]
+def test_each_request_gets_its_own_unpredictable_generator(settings: Settings) -> None:
+    # The app as served, without the tests' seeded generator: every deal is a fresh shuffle.
+    with TestClient(create_app(settings)) as client:
+        decks = []
+        for _ in range(3):
+            page = read(client.post("/game/new", data={"level": "easy"}, headers=HX))
+            decks.append(open_save(Sealer.from_settings(settings), page.token).state.deal.deck)
+    assert len(set(decks)) == 3

@@ -29,6 +29,7 @@ def test_a_winning_knock_shows_both_hands_the_words_and_the_formula(player: Play
     assert page is not None
     assert player.state.phase is Phase.HAND_OVER
     assert "You knocked and won the hand." in page.spoken
+    assert "You knocked, discarding king of diamonds" in page.spoken  # the hand's log
     assert "You score 83 − 1 = 82." in page.spoken
     assert "You knocked with 1 deadwood; the computer held 83." in page.spoken
     assert "Your hand" in page.spoken and "The computer's hand" in page.spoken
@@ -55,6 +56,7 @@ def test_gin_to_100_ends_the_match_and_offers_a_new_one_started_by_the_other_pla
     assert page is not None
     assert player.state.phase is Phase.MATCH_OVER
     assert "Gin!" in page.spoken
+    assert "You went Gin, discarding king of diamonds" in page.spoken  # the hand's log
     assert "You score 25 + 83 = 108." in page.spoken
     assert "nothing may be laid off against Gin" in page.spoken
     assert "You won the match, 108 to 0!" in page.spoken
@@ -101,6 +103,24 @@ def test_example_e1_the_person_undercuts_the_computer(player: Player, monkeypatc
     assert "Undercut! You score 25 + 6 − 3 = 28." in page.announced
     assert "The computer knocked with 6 deadwood, but you held 3: an undercut." in page.spoken
     assert "You undercut the computer" in page.spoken
+
+
+def test_the_computers_gin_is_told_as_gin_in_the_log_and_the_announcement(
+    player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.web.flow.choose", knocks_when_it_can)
+    state = make_state(
+        "Ah Ad As 5h 5d 5s 9c Tc Jc 3h Kd", "2c 3c 4c 8h 8d 8s Jh Jd Js 6d", "4d 2h",
+        phase=Phase.DISCARD, stock="5c Qc Qd Qs 7c",
+    )  # fmt: skip
+    page = player.load(state)
+    page = player.press(page.starting("king of diamonds")[0])
+    page = player.press(page.named("Discard"))
+    assert player.state.phase is Phase.HAND_OVER
+    told = "The computer drew from the stock and went Gin, discarding six of diamonds."
+    assert told in page.spoken
+    assert told in page.announced
+    assert "The computer went Gin." in page.spoken
 
 
 def test_a_void_hand_explains_why_and_scores_nothing(player: Player) -> None:
