@@ -204,7 +204,7 @@ def test_cards_move_to_their_places_and_the_computers_move_shows_before_the_resu
         seat.load(computer_goes_gin())
         seat.press(seat.card("king of clubs"))
         seat.press(seat.button("Discard"))
-        expect(seat.page.locator(".last-move")).to_contain_text("The computer drew from the stock and knocked")
+        expect(seat.page.locator(".last-move")).to_contain_text("The computer drew from the stock and went Gin")
         headline = seat.page.locator(".result h2")
         expect(headline).to_have_css("animation-name", "settle-in")
         assert float(headline.evaluate("e => parseFloat(getComputedStyle(e).animationDelay)")) >= 0.5
