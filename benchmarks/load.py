@@ -1,6 +1,6 @@
 """Load test over loopback with ``wrk``: game moves against a static page of the same server.
 
-    python -m benchmarks.load [--duration 60] [--connections 50] [--workers 1] [--levels normal]
+    python -m benchmarks.load [--duration 60] [--connections 50] [--workers N] [--levels normal]
 
 Starts ``gin-rummy`` on a free 127.0.0.1 port with a fresh data directory, plays a few
 games through HTTP to collect real sealed tokens, then runs ``wrk`` twice against it:
@@ -12,6 +12,10 @@ games through HTTP to collect real sealed tokens, then runs ``wrk`` twice agains
 It prints requests/s, p50/p99 latency and error counts (non-2xx responses and socket
 errors) for both, and the ratio of the two request rates, then stops the server. The
 exit status is 1 if any request failed. ``wrk`` comes from Debian: ``apt-get install wrk``.
+
+The server runs one uvicorn worker per CPU this process may use (``--workers`` overrides it),
+as ``docs/operations.md`` recommends deploying it: the targets are for the machine, not for
+one core of it.
 
 Each run is bounded: wrk stops itself after ``--duration`` seconds, and the script kills
 it (and the server) if it overstays.
@@ -37,7 +41,7 @@ from pathlib import Path
 
 from benchmarks.live import running_server
 
-__all__ = ["Measurement", "Prepared", "Report", "main", "prepare", "run"]
+__all__ = ["Measurement", "Prepared", "Report", "cores", "main", "prepare", "run"]
 
 HERE = Path(__file__).resolve().parent
 SCRIPT = HERE / "load.lua"
@@ -104,6 +108,11 @@ class Report:
     @property
     def errors(self) -> int:
         return self.game.errors + self.static.errors
+
+
+def cores() -> int:
+    """The CPUs this process may run on (its affinity, which a container's cpuset narrows)."""
+    return len(os.sched_getaffinity(0))
 
 
 def _post(base_url: str, path: str, fields: dict[str, str]) -> tuple[int, str]:
@@ -223,7 +232,7 @@ def run(
     duration: int = 60,
     connections: int = 50,
     threads: int = 1,
-    workers: int = 1,
+    workers: int | None = None,
     static_path: str = "/rules",
     games: int = 24,
     seed: int = 1,
@@ -239,6 +248,7 @@ def run(
         directory = Path(scratch)
         (directory / "data").mkdir()
         # The server's access log goes to a file, as it would in production (not to this terminal).
+        workers = workers or cores()
         with running_server(directory / "data", workers=workers) as server:
             prepared = prepare(server.base_url, games=games, seed=seed, levels=levels)
             requests_file = _write_requests(prepared, directory)
@@ -297,7 +307,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--duration", type=int, default=60, help="seconds per wrk run (default 60)")
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (it shares the CPU with the server)")
-    parser.add_argument("--workers", type=int, default=1, help="uvicorn workers")
+    parser.add_argument("--workers", type=int, default=None, help="uvicorn workers (default: one per CPU)")
     parser.add_argument("--static-path", default="/rules", help="the static page to compare with")
     parser.add_argument("--games", type=int, default=24, help="games played to collect tokens")
     parser.add_argument("--seed", type=int, default=1)
