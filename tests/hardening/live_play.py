@@ -59,14 +59,21 @@ def move(client: httpx.Client, sealer: Sealer, save: Save, action: Action) -> Sa
 
 def check_successor(before: GameState, action: Action, after: GameState) -> None:
     """Within a hand: ``after`` is ``apply(before, action)`` then computer moves, each legal when made."""
-    expected = apply(before, action)
+    check_replies(apply(before, action), after)
+
+
+def check_replies(expected: GameState, after: GameState) -> None:
+    """``after`` is ``expected`` followed by computer moves only, each legal when made, up to the person's turn."""
+    assert after.deal == expected.deal
+    assert after.log[: len(expected.log)] == expected.log
     for event in after.log[len(expected.log) :]:
         assert event.player == COMPUTER and expected.turn == COMPUTER and expected.phase in IN_PLAY
         reply = Action(event.kind, event.card if event.kind in (ActionKind.DISCARD, ActionKind.KNOCK) else None)
         assert reply in legal_actions(expected), f"the computer played an illegal {reply}"
         expected = apply(expected, reply)
     assert after == expected
-    assert after.phase not in IN_PLAY or after.turn == HUMAN
+    # The server answers only once the computer has finished replying.
+    assert after.phase not in IN_PLAY or after.turn == HUMAN, (after.phase, after.turn)
 
 
 def a_move(save: Save) -> Action | None:

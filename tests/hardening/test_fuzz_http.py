@@ -48,7 +48,7 @@ from app.routes.deps import get_rng
 from app.seal import Sealer
 from app.settings import Settings
 from app.web import COMPUTER, HUMAN, SavedGame, open_save, seal_save
-from tests.hardening.live_play import Save
+from tests.hardening.live_play import Save, check_replies
 from tests.routes.page import read
 
 EXAMPLES = int(os.environ.get("GIN_FUZZ_EXAMPLES", "80"))
@@ -187,7 +187,7 @@ class HttpGame(RuleBasedStateMachine):
         replay = random.Random()
         replay.setstate(generator_state)
         expected = new_match(replay, starter=previous.next_starter if previous is not None else None)
-        self.check_replies(expected, table.state)
+        check_replies(expected, table.state)
 
     @staticmethod
     def check_persons_turn(state: GameState) -> None:
@@ -240,20 +240,7 @@ class HttpGame(RuleBasedStateMachine):
         """``after`` is the engine's result of ``action`` followed by legal computer moves only."""
         replay = random.Random()
         replay.setstate(generator_state)  # the server's generator as the move found it: the same next deal
-        HttpGame.check_replies(apply(before, action, replay), after)
-
-    @staticmethod
-    def check_replies(expected: GameState, after: GameState) -> None:
-        """``after`` is ``expected`` followed by computer moves only, each legal when made."""
-        assert after.deal == expected.deal
-        assert after.log[: len(expected.log)] == expected.log
-        for event in after.log[len(expected.log) :]:
-            assert event.player == COMPUTER and expected.turn == COMPUTER and expected.phase in IN_PLAY
-            move = Action(event.kind, event.card if event.kind in (ActionKind.DISCARD, ActionKind.KNOCK) else None)
-            assert move in legal_actions(expected), f"the computer played an illegal {move}"
-            expected = apply(expected, move)
-        assert after == expected
-        HttpGame.check_persons_turn(after)
+        check_replies(apply(before, action, replay), after)
 
     @precondition(lambda self: self.table is not None)
     @rule(path=st.sampled_from(["/game/resume", "/game/show", "/game/choose"]), selected=garbage_text)

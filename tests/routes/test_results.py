@@ -10,6 +10,7 @@ from app.ai import Level
 from app.engine import Action, ActionKind, Phase, PlayerView, discard_deadwoods
 from tests.engine.states import make_state
 from tests.routes.conftest import Player
+from tests.routes.page import Page
 
 # No melds, and nothing that fits the melds the person knocks with below: 83 deadwood.
 LOOSE = "Kc Qd Jh 8c 6d 5h Ts 8h 6c Qc"
@@ -89,15 +90,20 @@ def knocks_when_it_can(view: PlayerView, level: Level, rng: random.Random) -> Ac
     return view.legal_actions[0]
 
 
-def test_example_e1_the_person_undercuts_the_computer(player: Player, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("app.web.flow.choose", knocks_when_it_can)
+def discard_king_of_diamonds_and_let_the_computer_knock(player: Player, stock: str) -> Page:
+    """E1's hands: the person throws K♦, and the computer draws the stock's top card and knocks at once."""
     state = make_state(
         "Ah Ad As 5h 5d 5s 9c Tc Jc 3h Kd", "2c 3c 4c 8h 8d 8s Jh Jd Js 6d", "4d 2h",
-        phase=Phase.DISCARD, stock="Kc Qc Qd Qs 7c",
+        phase=Phase.DISCARD, stock=stock,
     )  # fmt: skip
     page = player.load(state)
     page = player.press(page.starting("king of diamonds")[0])
-    page = player.press(page.named("Discard"))
+    return player.press(page.named("Discard"))
+
+
+def test_example_e1_the_person_undercuts_the_computer(player: Player, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("app.web.flow.choose", knocks_when_it_can)
+    page = discard_king_of_diamonds_and_let_the_computer_knock(player, stock="Kc Qc Qd Qs 7c")
     assert player.state.phase is Phase.HAND_OVER
     assert "The computer drew from the stock and knocked, discarding king of clubs." in page.spoken
     assert "Undercut! You score 25 + 6 − 3 = 28." in page.announced
@@ -109,13 +115,7 @@ def test_the_computers_gin_is_told_as_gin_in_the_log_and_the_announcement(
     player: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("app.web.flow.choose", knocks_when_it_can)
-    state = make_state(
-        "Ah Ad As 5h 5d 5s 9c Tc Jc 3h Kd", "2c 3c 4c 8h 8d 8s Jh Jd Js 6d", "4d 2h",
-        phase=Phase.DISCARD, stock="5c Qc Qd Qs 7c",
-    )  # fmt: skip
-    page = player.load(state)
-    page = player.press(page.starting("king of diamonds")[0])
-    page = player.press(page.named("Discard"))
+    page = discard_king_of_diamonds_and_let_the_computer_knock(player, stock="5c Qc Qd Qs 7c")  # 5c: Gin
     assert player.state.phase is Phase.HAND_OVER
     told = "The computer drew from the stock and went Gin, discarding six of diamonds."
     assert told in page.spoken
