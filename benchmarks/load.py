@@ -241,6 +241,7 @@ def run(
     """Start a server, prepare tokens, measure the game mix then the static page, stop the server."""
     # Another busy process on this machine skews every figure: record how busy it was.
     load_average = os.getloadavg()
+    workers = workers or cores()
     wrk = shutil.which("wrk")
     if wrk is None:
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
@@ -248,7 +249,6 @@ def run(
         directory = Path(scratch)
         (directory / "data").mkdir()
         # The server's access log goes to a file, as it would in production (not to this terminal).
-        workers = workers or cores()
         with running_server(directory / "data", workers=workers) as server:
             prepared = prepare(server.base_url, games=games, seed=seed, levels=levels)
             requests_file = _write_requests(prepared, directory)
@@ -285,7 +285,7 @@ def describe(report: Report) -> str:
             f"wrk over 127.0.0.1: {report.connections} connections, {report.duration} s each, "
             f"{report.workers} uvicorn worker(s); load average before the run "
             + " ".join(f"{x:.2f}" for x in report.load_average)
-            + f" on {os.cpu_count()} CPUs",
+            + f" on {cores()} CPUs",
             f"game mix (weights {mix}) replaying {report.prepared['draw']} draw, "
             f"{report.prepared['discard']} discard and {report.prepared['new']} new-match requests "
             f"of {'/'.join(report.levels)} games",

@@ -1,7 +1,7 @@
 """What every table request carries, read once: the sealed save, the page's position, the view options.
 
-The dependencies are ``async def`` although they never wait: a plain ``def`` dependency costs
-a thread-pool hand-off per request, which the load benchmark showed to be a large share of a move.
+The dependencies are ``async def`` (only reading the body may wait): a plain ``def`` dependency
+costs a thread-pool hand-off per request, which the load benchmark showed to be a large share of a move.
 
 Routes declare these as ``Annotated`` parameters so their signatures read as prose.
 """
@@ -114,10 +114,10 @@ SealerDep = Annotated[Sealer, Depends(get_sealer)]
 async def get_rng() -> random.Random:
     """The shuffle and the computer's choices; tests override this dependency with a seeded generator.
 
-    A fresh generator per request, seeded with 256 bits from the operating system: as unpredictable
-    as ``SystemRandom`` for a deal (the seed space is far larger than the 52! orders, and no seed is
-    ever reused), without a system call for every number the computer's play asks for, which the
-    load benchmark showed cost more than sealing the save.
+    A fresh generator per request, seeded with 256 bits from the operating system. Nobody can
+    predict a deal: the seed is secret, new each time, and has far more values than a deck has
+    orders (52! < 2**226). ``SystemRandom`` made a system call for every number the computer's
+    play draws, which the load benchmark showed cost more than sealing the save.
     """
     return random.Random(secrets.randbits(256))
 

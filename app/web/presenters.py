@@ -461,7 +461,7 @@ def table(
     knock_possible = ActionKind.KNOCK in kinds
     over = view.phase in (Phase.HAND_OVER, Phase.MATCH_OVER)
     result = _result(view.last_hand) if over and view.last_hand is not None else None
-    ended_in_gin = result is not None and view.last_hand is not None and view.last_hand.kind is HandKind.GIN
+    ended_in_gin = over and view.last_hand is not None and view.last_hand.kind is HandKind.GIN
     log = _turn_sentences(view.log, ended_in_gin)
     announce: list[Sentence] = []
     if announce_from is not None:
