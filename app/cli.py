@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import uvicorn
+from pydantic import ValidationError
 
 from app.settings import get_settings
+from app.startup import StartupError, open_sealer, settings_problem
 
 __all__ = ["main"]
 
@@ -12,8 +16,19 @@ APP = "app.main:app"
 
 
 def main() -> None:
-    """Run the web server until interrupted; configure it with ``GIN_*`` variables."""
-    settings = get_settings()
+    """Run the web server until interrupted; configure it with ``GIN_*`` variables.
+
+    A server that cannot work stops before it listens, with one line on stderr that says what
+    is wrong and how to fix it (exit status 1). Each worker opens the same things again at its
+    own startup (``app.main``), which is what ``uvicorn app.main:app`` relies on alone.
+    """
+    try:
+        settings = get_settings()
+        open_sealer(settings)
+    except ValidationError as error:
+        sys.exit(settings_problem(error))
+    except StartupError as error:
+        sys.exit(str(error))
     # An import string, not the app object: uvicorn needs it to start several workers.
     uvicorn.run(
         APP,

@@ -11,15 +11,16 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.routes import pages, table
 from app.routes.deps import StaleTable, TableProblem
 from app.routes.render import is_htmx, render_chooser, render_table
-from app.seal import Sealer
 from app.security import SecurityHeaders
 from app.settings import Settings, get_settings
+from app.startup import OneLineStartupFailure, StartupError, open_sealer, settings_problem
 from app.web.templating import STATIC_DIR, templates
 
 __all__ = ["app", "create_app"]
@@ -36,19 +37,6 @@ STALE_MESSAGE = (
     "This page was out of date (another tab, or a tap on an old screen), so nothing was played. "
     "Here is the game as it stands."
 )
-
-
-class _LazySealer:
-    """Opens the key file on first use, not at import: importing ``app.main`` must not write to disk."""
-
-    def __init__(self, settings: Settings) -> None:
-        self._settings = settings
-        self._sealer: Sealer | None = None
-
-    def get(self) -> Sealer:
-        if self._sealer is None:
-            self._sealer = Sealer.from_settings(self._settings)
-        return self._sealer
 
 
 class BodyLimit:
@@ -162,6 +150,13 @@ _startup_objects_frozen = False
 
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    # What the server needs is opened before it serves, so that a broken key file or data
+    # directory stops it with one line (app.startup) instead of failing every game request.
+    try:
+        app.state.sealer = open_sealer(app.state.settings)
+    except StartupError as error:
+        app.state.startup_failure = str(error)
+        raise
     # Everything alive once the app is built (modules, the app, templates, lookup tables) lives
     # as long as the process. Freezing it takes it out of the collector's view, which makes each
     # full collection, a pause that every request in flight waits for, ten times shorter: 30-35 ms
@@ -176,12 +171,15 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The game's web app, configured by ``settings`` (by default, the ``GIN_`` environment)."""
+    """The game's web app, configured by ``settings`` (by default, the ``GIN_`` environment).
+
+    Nothing is opened or written until the app starts (its lifespan): importing ``app.main``
+    touches no disk.
+    """
     settings = settings or get_settings()
     # No interactive API docs: they load scripts from a CDN, and this app's API is its HTML.
     app = FastAPI(title="Gin Rummy", docs_url=None, redoc_url=None, openapi_url=None, lifespan=_lifespan)
     app.state.settings = settings
-    app.state.sealer = _LazySealer(settings)
     app.include_router(pages.router)
     app.include_router(table.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -190,7 +188,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(OneLineStartupFailure)
     return app
 
 
-app = create_app()
+def _unstartable(problem: str) -> FastAPI:
+    """An app that refuses to start with ``problem`` as its one line (for settings that do not parse)."""
+
+    @asynccontextmanager
+    async def refuse(app: FastAPI) -> AsyncIterator[None]:
+        app.state.startup_failure = problem
+        raise StartupError(problem)
+        yield  # pragma: no cover (makes this a generator)
+
+    app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None, lifespan=refuse)
+    app.add_middleware(OneLineStartupFailure)
+    return app
+
+
+def _app_from_environment() -> FastAPI:
+    # A malformed GIN_ variable must stop `uvicorn app.main:app` with one line too, not with a
+    # traceback from the import: the app is built, and refuses to start.
+    try:
+        settings = get_settings()
+    except ValidationError as error:
+        return _unstartable(settings_problem(error))
+    return create_app(settings)
+
+
+app = _app_from_environment()

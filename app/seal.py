@@ -45,6 +45,7 @@ from app.settings import Settings
 
 __all__ = [
     "DamagedTokenError",
+    "KeyFileError",
     "OversizedTokenError",
     "SealError",
     "Sealer",
@@ -60,6 +61,10 @@ DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024
 # Anchored with fullmatch; ASCII only, so no Unicode digits or letters slip through.
 _V1_TOKEN = re.compile(r"v1\.([0-9a-f]{8})\.([A-Za-z0-9_-]+={0,2})", re.ASCII)
 _ANY_VERSION = re.compile(r"v[0-9]{1,9}", re.ASCII)
+
+
+class KeyFileError(ValueError):
+    """The key file is there but holds no usable key; ``str(error)`` is one line with the fix."""
 
 
 class SealError(ValueError):
@@ -195,18 +200,21 @@ def load_or_create_key_file(path: Path) -> list[str]:
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         _write_new_key(path)
+    # Deleting the file would make a new key and lose every game saved under the old one, so
+    # each message offers the backup first.
+    fix = "restore it from your backup, or delete it to make a new key (games saved under the old key are then lost)"
     try:
         lines = path.read_text(encoding="ascii").splitlines()
     except UnicodeDecodeError:
-        raise ValueError(f"the key file {path} is not text; delete it to make a new one") from None
+        raise KeyFileError(f"the key file {path} is not text: {fix}") from None
     keys = [line.strip() for line in lines if line.strip()]
     if not keys:
-        raise ValueError(f"the key file {path} holds no key; delete it to make a new one")
+        raise KeyFileError(f"the key file {path} holds no key: {fix}")
     for position, key in enumerate(keys, start=1):
         try:
             Fernet(key)
         except ValueError:
-            raise ValueError(f"line {position} of the key file {path} is not a Fernet key") from None
+            raise KeyFileError(f"line {position} of the key file {path} is not a Fernet key: {fix}") from None
     return keys
 
 

@@ -55,7 +55,7 @@ class Settings(BaseSettings):
         for position, key in enumerate(keys, start=1):
             if not _is_fernet_key(key.get_secret_value()):
                 raise ValueError(
-                    f"key {position} of GIN_KEYS is not a Fernet key "
+                    f"key {position} is not a Fernet key "
                     "(32 bytes, url-safe base64; make one with "
                     "`python -c 'from cryptography.fernet import Fernet; "
                     "print(Fernet.generate_key().decode())'`)"

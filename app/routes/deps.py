@@ -104,7 +104,7 @@ PostedForm = Annotated[Posted, Depends(read_posted)]
 
 
 async def get_sealer(request: Request) -> Sealer:
-    sealer: Sealer = request.app.state.sealer.get()
+    sealer: Sealer = request.app.state.sealer
     return sealer
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
 
 from app.routes.render import render_loading
 from app.web.templating import templates
@@ -27,7 +28,17 @@ async def stats_page(request: Request) -> Response:
     return templates.TemplateResponse(request, "stats.html", {})
 
 
+HEALTH_PROBE = b"healthz"
+
+
 @router.get("/healthz")
-async def healthz() -> dict[str, str]:
-    """For the container's HEALTHCHECK: answers as soon as the app can serve."""
-    return {"status": "ok"}
+async def healthz(request: Request) -> Response:
+    """For the container's HEALTHCHECK: 200 only if this server can seal and open a save right now."""
+    try:
+        sealer = request.app.state.sealer
+        works = sealer.unseal(sealer.seal(HEALTH_PROBE)) == HEALTH_PROBE
+    except Exception:  # whatever broke, the answer is the same: not healthy
+        works = False
+    if not works:
+        return JSONResponse({"status": "unavailable", "problem": "saves cannot be sealed"}, status_code=503)
+    return JSONResponse({"status": "ok"})
