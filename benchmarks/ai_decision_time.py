@@ -15,8 +15,7 @@ import time
 
 from app.ai import Level, choose
 from app.ai.simple import simple_choice
-from app.engine import Phase, apply, new_match, view
-from app.engine.rules import NEXT_HAND
+from app.engine import NEXT_HAND, Phase, apply, new_match, view
 
 
 def timings(level: Level, hands: int, seed: int) -> list[float]:

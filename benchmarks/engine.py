@@ -17,16 +17,14 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from app.engine import ActionKind, Card, Phase, apply, deadwood, legal_actions, new_match, settle
-from app.engine.cards import DECK
-from app.engine.melds import deadwood_of_mask
+from app.engine import DECK, ActionKind, Card, Phase, apply, deadwood, legal_actions, masks, new_match, settle
 
 
 def _median_us(fn: Callable[[Sequence[Card]], object], hands: list[tuple[Card, ...]]) -> tuple[float, float]:
     clock = time.perf_counter_ns
     times = []
     for hand in hands:
-        deadwood_of_mask.cache_clear()
+        masks.deadwood_of_mask.cache_clear()
         t = clock()
         fn(hand)
         times.append(clock() - t)

@@ -23,11 +23,9 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from app.ai.players import PLAYERS
-from app.engine import HandKind, Phase, apply, new_match, view
-from app.engine.state import Action, ActionKind
+from app.ai.research import ARENA_PLAYERS as PLAYERS
+from app.engine import NEXT_HAND, HandKind, Phase, apply, new_match, view
 
-NEXT_HAND = Action(ActionKind.NEXT_HAND)
 HAND_CAP = 300  # a match that has not ended by then is a draw (only random-vs-random gets near it)
 
 
@@ -76,7 +74,7 @@ def play_match(a: str, b: str, index: int, seed: int) -> MatchResult:
         action = players[me](view(state, me), rngs[me])
         before = state.hand_number
         state = apply(state, action, deal_rng)
-        if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hand and state.hand_number == before:
+        if state.phase.over and state.last_hand and state.hand_number == before:
             hands += 1
             rec = state.last_hand
             if rec.kind is HandKind.GIN and rec.winner is not None:

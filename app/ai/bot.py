@@ -19,10 +19,7 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from app.ai import Level, choose
-from app.engine import Action, ActionKind, Card, GameState, Phase, apply, view
-from app.engine.cards import DECK
-from app.engine.melds import deadwood_of_mask
-from app.engine.state import Deal
+from app.engine import DECK, Action, ActionKind, Card, Deal, GameState, Phase, apply, masks, view
 
 PROTOCOL = "gin-arena/1"
 ME, OPP = 0, 1
@@ -167,7 +164,7 @@ def _fallback(msg: dict[str, Any]) -> dict[str, Any]:
     hand = [Card.parse(c) for c in msg["hand"]]
     forbidden = Card.parse(msg["forbidden"]) if msg.get("forbidden") else None
     mask = sum(c.bit for c in hand)
-    best = min((c for c in hand if c is not forbidden), key=lambda c: (deadwood_of_mask(mask ^ c.bit), -c.value))
+    best = min((c for c in hand if c is not forbidden), key=lambda c: (masks.deadwood_of_mask(mask ^ c.bit), -c.value))
     return {"card": str(best)}
 
 

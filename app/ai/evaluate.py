@@ -8,9 +8,10 @@ the final ``& live`` or ``& FULL_DECK``.
 
 from __future__ import annotations
 
-from app.ai.knowledge import FULL_DECK, RANK_MASKS, bits_of, rank_of
-from app.engine.cards import LANE
-from app.engine.melds import SUIT_MASK
+from app.engine import masks
+
+FULL_DECK, RANK_MASKS, LANE, SUIT_MASK = masks.FULL_DECK, masks.RANK_MASKS, masks.LANE, masks.SUIT_MASK
+bits_of, rank_of = masks.bits_of, masks.rank_of
 
 
 def run_outs(hand: int) -> int:
@@ -31,11 +32,6 @@ def set_outs(hand: int) -> int:
 
 def meld_outs(hand: int) -> int:
     return run_outs(hand) | set_outs(hand)
-
-
-def melds_with(card: int, hand: int) -> bool:
-    """Whether ``card`` would form a meld together with cards of ``hand``."""
-    return bool(meld_outs(hand) & card)
 
 
 def danger(card: int, probs: dict[int, float]) -> float:
@@ -71,7 +67,3 @@ def outs_weight(hand: int, live: dict[int, float]) -> float:
         outs ^= low
         total += get(low, 0.0)
     return total
-
-
-def rank_value(bit: int) -> int:
-    return min(rank_of(bit) + 1, 10)

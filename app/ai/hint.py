@@ -19,8 +19,7 @@ from dataclasses import dataclass, replace
 
 from app.ai.knowledge import from_view
 from app.ai.players import HARD, decide
-from app.engine import Action, ActionKind, Card, Event, Phase, PlayerView, arrange, deadwood
-from app.engine.settle import KNOCK_LIMIT
+from app.engine import KNOCK_LIMIT, Action, ActionKind, Card, Event, Phase, PlayerView, arrange, deadwood
 
 __all__ = ["Hint", "NoHint", "Part", "Sentence", "hint"]
 

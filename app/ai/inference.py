@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import random
 
-from app.ai.knowledge import Knowledge, bits_of, neighbours
-from app.engine.melds import deadwood_of_mask
+from app.ai.knowledge import Knowledge, neighbours
+from app.engine import masks
+
+bits_of, deadwood_of_mask = masks.bits_of, masks.deadwood_of_mask
 
 # Multipliers per clue, found by arena runs (docs/ai.md); they only need to be roughly right.
 TAKEN_PARTNER = 2.5

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.engine.melds import deadwood_of_mask, min_arrangements
-from app.engine.settle import GIN_BONUS, UNDERCUT_BONUS, best_defence
+from app.engine import Side, masks, score
+
+deadwood_of_mask, min_arrangements, best_defence = masks.deadwood_of_mask, masks.min_arrangements, masks.best_defence
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +24,8 @@ class KnockEstimate:
 def knock_points(kept: int, defender: int, arrangements: list[tuple[int, ...]] | None = None) -> int:
     """Points for the knocker (negative: the defender's undercut) if ``kept`` knocks against ``defender``."""
     k_dw = deadwood_of_mask(kept)
-    if k_dw == 0:
-        return GIN_BONUS + deadwood_of_mask(defender)  # R16, R17
+    if k_dw == 0:  # R16: no layoffs against Gin
+        return score(0, deadwood_of_mask(defender))[2]
     if arrangements is None:
         arrangements = [melds for melds, _ in min_arrangements(kept)]
     d_dw = -1
@@ -32,9 +33,8 @@ def knock_points(kept: int, defender: int, arrangements: list[tuple[int, ...]] |
         dw, _ = best_defence(melds, defender)
         if dw > d_dw:
             d_dw = dw
-    if k_dw < d_dw:
-        return d_dw - k_dw  # R18
-    return -(UNDERCUT_BONUS + k_dw - d_dw)  # R19
+    _, side, points = score(k_dw, d_dw)
+    return points if side is Side.KNOCKER else -points
 
 
 def estimate_knock(kept: int, samples: list[int]) -> KnockEstimate:

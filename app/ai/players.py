@@ -1,34 +1,38 @@
-"""The computer's levels (easy, normal, hard) and the arena baselines (random, simple).
+"""How the computer plays: one decision procedure whose ideas a ``Style`` switches on.
 
-Every player is a function ``(PlayerView, Random) -> Action``. The levels share one
-decision procedure over a ``Knowledge`` (masks built from the view) and differ in which
-ideas a ``Style`` switches on; the ideas and their measured worth are in docs/ai.md.
+Every player is a function ``(PlayerView, Random) -> Action``. The levels (``levels.py``)
+share ``decide``, over a ``Knowledge`` (masks built from the view), and differ in their
+``Style``; the ideas and their measured worth are in docs/ai.md.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from app.ai.evaluate import danger, meld_outs, outs_weight
 from app.ai.inference import card_weights, opponent_probs, sample_hand
 from app.ai.knock import estimate_knock
-from app.ai.knowledge import BIT_VALUE, Knowledge, bits_of, from_view
+from app.ai.knowledge import Knowledge, from_view
 from app.ai.playout import wait_value
-from app.ai.simple import simple_choice
-from app.engine import Action, ActionKind, Phase, PlayerView
-from app.engine.cards import DECK, Card
-from app.engine.melds import deadwood_of_mask
-from app.engine.settle import KNOCK_LIMIT
+from app.engine import (
+    DRAW_STOCK,
+    KNOCK_LIMIT,
+    PASS,
+    TAKE_DISCARD,
+    TAKE_UPCARD,
+    Action,
+    ActionKind,
+    Phase,
+    PlayerView,
+    masks,
+)
 
 Player = Callable[[PlayerView, random.Random], Action]
 
-CARD_OF_BIT: dict[int, Card] = {c.bit: c for c in DECK}
-TAKE_UPCARD = Action(ActionKind.TAKE_UPCARD)
-PASS = Action(ActionKind.PASS)
-DRAW_STOCK = Action(ActionKind.DRAW_STOCK)
-TAKE_DISCARD = Action(ActionKind.TAKE_DISCARD)
+BIT_VALUE, CARD_OF_BIT = masks.BIT_VALUE, masks.CARD_OF_BIT
+bits_of, deadwood_of_mask = masks.bits_of, masks.deadwood_of_mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +216,9 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
     return Action(ActionKind.DISCARD, CARD_OF_BIT[card])
 
 
-def _level(style: Style) -> Player:
+def level_player(style: Style) -> Player:
+    """The player of one ``Style``: forced moves are played at once, the rest decided by ``decide``."""
+
     def play(v: PlayerView, rng: random.Random) -> Action:
         if not v.legal_actions:
             raise ValueError("It is not this player's turn: the view offers no legal action.")
@@ -221,35 +227,3 @@ def _level(style: Style) -> Player:
         return decide(from_view(v), style, rng)
 
     return play
-
-
-def random_legal(v: PlayerView, rng: random.Random) -> Action:
-    """The weakest baseline: any legal action, uniformly."""
-    return rng.choice(v.legal_actions)
-
-
-PLAYERS: dict[str, Player] = {
-    "random": random_legal,
-    "simple": simple_choice,
-    "easy": _level(EASY),
-    "normal": _level(NORMAL),
-    "hard": _level(HARD),
-}
-
-# Hard with one idea switched off, for measuring what each idea is worth (docs/ai.md).
-ABLATIONS: dict[str, Style] = {
-    "hard-no-inference": replace(HARD, infer=False),
-    "hard-no-danger": replace(HARD, danger=0.0),
-    "hard-no-outs": replace(HARD, outs=0.0),
-    "hard-no-lookahead": replace(HARD, lookahead=False),
-    "hard-knock-asap": replace(HARD, knock_samples=0),
-    "hard-strict": replace(HARD, max_undercut=0.25),
-    "hard-mc": replace(HARD, wait_playouts=30),
-    "hard-mc-strict": replace(HARD, wait_playouts=30, max_undercut=0.25),
-    "normal-knock-asap": replace(NORMAL, knock_fade=0),
-    "hard-outs12": replace(HARD, outs=1.2),
-    "hard-look4": replace(HARD, discard_lookahead=4),
-    "hard-danger3": replace(HARD, danger=3.0),
-    "hard-danger10": replace(HARD, danger=10.0),
-}
-PLAYERS.update({name: _level(style) for name, style in ABLATIONS.items()})

@@ -10,12 +10,9 @@ close enough to a typical opponent to rank "knock now" against "wait".
 from __future__ import annotations
 
 from app.ai.knock import knock_points
-from app.ai.knowledge import BIT_VALUE
-from app.engine.cards import LANE
-from app.engine.melds import deadwood_of_mask
-from app.engine.settle import KNOCK_LIMIT
+from app.engine import KNOCK_LIMIT, VOID_STOCK, masks
 
-VOID_STOCK = 2  # R13
+BIT_VALUE, LANE, deadwood_of_mask = masks.BIT_VALUE, masks.LANE, masks.deadwood_of_mask
 
 
 def _best_discard(hand: int, forbidden: int) -> tuple[int, int]:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 
-from app.engine import Action, ActionKind, PlayerView, deadwood
-from app.engine.cards import Card
+from app.engine import Action, ActionKind, Card, PlayerView, deadwood
 
 
 def _best_discard(hand: tuple[Card, ...], forbidden: Card | None) -> tuple[Card, int]:

@@ -10,18 +10,25 @@
 <Phase.UPCARD: 'upcard'>
 """
 
-from app.engine.cards import Card, parse_cards
+from app.engine import masks
+from app.engine.cards import DECK, Card, parse_cards
 from app.engine.errors import EngineError, IllegalAction, InvalidCards, InvalidState
-from app.engine.melds import (
-    Arrangement,
-    arrange,
-    best_discard_deadwood,
-    deadwood,
-    discard_deadwoods,
+from app.engine.melds import Arrangement, Meld, MeldKind, arrange, best_discard_deadwood, deadwood, discard_deadwoods
+from app.engine.rules import (
+    DRAW_STOCK,
+    NEXT_HAND,
+    PASS,
+    TAKE_DISCARD,
+    TAKE_UPCARD,
+    VOID_STOCK,
+    apply,
+    legal_actions,
+    new_match,
 )
-from app.engine.rules import apply, legal_actions, new_match
-from app.engine.settle import HandKind, HandResult, Side, settle
+from app.engine.settle import GIN_BONUS, KNOCK_LIMIT, UNDERCUT_BONUS, HandKind, HandResult, Side, score, settle
 from app.engine.state import (
+    SEATS,
+    TARGET_SCORE,
     Action,
     ActionKind,
     Deal,
@@ -30,10 +37,23 @@ from app.engine.state import (
     HandRecord,
     HandSummary,
     Phase,
+    Seat,
 )
 from app.engine.view import PlayerView, view
 
 __all__ = [
+    "DECK",
+    "DRAW_STOCK",
+    "GIN_BONUS",
+    "KNOCK_LIMIT",
+    "NEXT_HAND",
+    "PASS",
+    "SEATS",
+    "TAKE_DISCARD",
+    "TAKE_UPCARD",
+    "TARGET_SCORE",
+    "UNDERCUT_BONUS",
+    "VOID_STOCK",
     "Action",
     "ActionKind",
     "Arrangement",
@@ -49,8 +69,11 @@ __all__ = [
     "IllegalAction",
     "InvalidCards",
     "InvalidState",
+    "Meld",
+    "MeldKind",
     "Phase",
     "PlayerView",
+    "Seat",
     "Side",
     "apply",
     "arrange",
@@ -58,8 +81,10 @@ __all__ = [
     "deadwood",
     "discard_deadwoods",
     "legal_actions",
+    "masks",
     "new_match",
     "parse_cards",
+    "score",
     "settle",
     "view",
 ]

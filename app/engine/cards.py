@@ -91,14 +91,24 @@ class Card:
             )
         return cls._all[SUITS.index(t[1].lower()) * 13 + RANKS.index(t[0].upper())]
 
-    @classmethod
-    def from_index(cls, index: int) -> Card:
-        return cls._all[index]
-
     @property
     def label(self) -> str:
         """What the screen shows: ``10♦``, ``A♠``."""
         return RANK_LABELS[self.rank] + SUIT_GLYPHS[self.suit]
+
+    @property
+    def rank_label(self) -> str:
+        """The rank as the screen shows it: ``10``, ``A``."""
+        return RANK_LABELS[self.rank]
+
+    @property
+    def suit_glyph(self) -> str:
+        return SUIT_GLYPHS[self.suit]
+
+    @property
+    def suit_name(self) -> str:
+        """``hearts``: also the CSS class that colours the card."""
+        return SUIT_NAMES[self.suit]
 
     @property
     def name(self) -> str:
@@ -189,7 +199,3 @@ def mask_cards(mask: int) -> tuple[Card, ...]:
         out.append(_BIT_TO_CARD[low])
         mask ^= low
     return tuple(out)
-
-
-def label_list(cards: Iterable[Card]) -> str:
-    return " ".join(c.label for c in cards)

@@ -9,11 +9,14 @@ deadwood is four table look-ups.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from enum import StrEnum
 from functools import lru_cache
 from itertools import product
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler
+from pydantic_core import core_schema
 
 from app.engine.cards import LANE, Card, cards_mask, mask_cards
 from app.engine.errors import InvalidCards
@@ -22,15 +25,13 @@ SUIT_MASK = (1 << 13) - 1
 _VALUES = tuple(min(r + 1, 10) for r in range(13))
 
 
-def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]], list[int]]:
-    """Per 13-bit suit mask: least deadwood using runs only, the runs that reach it, its value."""
+def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]]]:
+    """Per 13-bit suit mask: least deadwood using runs only, and the runs that reach it."""
     size = 1 << 13
     best = [0] * size
     runs: list[tuple[int, ...]] = [()] * size
-    value = [0] * size
     for m in range(1, size):
         low = (m & -m).bit_length() - 1
-        value[m] = value[m & (m - 1)] + _VALUES[low]
         # The lowest card is either deadwood or starts a run low..high (R5: 3+ in a row).
         rest = m & (m - 1)
         b, r = best[rest] + _VALUES[low], runs[rest]
@@ -42,10 +43,10 @@ def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]], list[int]]:
             if high - low >= 2 and best[m & ~run] < b:
                 b, r = best[m & ~run], (run, *runs[m & ~run])
         best[m], runs[m] = b, r
-    return best, runs, value
+    return best, runs
 
 
-RUN_DEADWOOD, RUN_MELDS, SUIT_VALUE = _build_run_tables()
+RUN_DEADWOOD, RUN_MELDS = _build_run_tables()
 
 
 def _set_options(mask: int) -> list[list[int]]:
@@ -116,28 +117,66 @@ def deadwood(cards: Sequence[Card]) -> int:
     return deadwood_of_mask(_check(cards))
 
 
+class MeldKind(StrEnum):
+    """The two kinds of meld (R5)."""
+
+    RUN = "run"
+    """Three or more cards of one suit in sequence, Ace low."""
+    SET = "set"
+    """Three or four cards of one rank."""
+
+
+class Meld(tuple[Card, ...]):
+    """The cards of one meld, in display order (a run by rank, a set by suit).
+
+    A tuple, so it reads and saves as one (a saved game stores it as a list of cards).
+
+    >>> from app.engine.cards import parse_cards
+    >>> Meld(parse_cards("7c 7d 7h")).kind, Meld(parse_cards("As 2s 3s")).kind
+    (<MeldKind.SET: 'set'>, <MeldKind.RUN: 'run'>)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, cards: Iterable[Card]) -> Meld:
+        return super().__new__(cls, cards)
+
+    @property
+    def kind(self) -> MeldKind:
+        # A meld holds 3+ cards; a run's ranks all differ, a set's are all the same.
+        return MeldKind.SET if self[0].rank == self[1].rank else MeldKind.RUN
+
+    def __repr__(self) -> str:
+        return f"Meld({tuple(self)!r})"
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: type[Any], handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(cls, handler.generate_schema(tuple[Card, ...]))
+
+
 class Arrangement(BaseModel):
     """Melds and leftover deadwood cards of one hand."""
 
     model_config = ConfigDict(frozen=True)
 
-    melds: tuple[tuple[Card, ...], ...]
+    melds: tuple[Meld, ...]
     deadwood_cards: tuple[Card, ...]
     deadwood: int
 
 
-def _arrangement(meld_masks: Sequence[int], rest: int) -> Arrangement:
+def arrangement_from_masks(meld_masks: Sequence[int], rest: int) -> Arrangement:
+    """The ``Arrangement`` of melds and deadwood given as lane masks."""
     deadwood_cards = mask_cards(rest)
     return Arrangement(
-        melds=tuple(_meld_cards(m) for m in meld_masks),
+        melds=tuple(_meld(m) for m in meld_masks),
         deadwood_cards=deadwood_cards,
         deadwood=sum(c.value for c in deadwood_cards),
     )
 
 
-def _meld_cards(mask: int) -> tuple[Card, ...]:
+def _meld(mask: int) -> Meld:
     """A meld's cards in display order: a run by rank, a set by suit."""
-    return tuple(sorted(mask_cards(mask), key=lambda c: (c.rank, c.suit)))
+    return Meld(sorted(mask_cards(mask), key=lambda c: (c.rank, c.suit)))
 
 
 def arrange_mask(mask: int) -> Arrangement:
@@ -152,7 +191,7 @@ def arrange_mask(mask: int) -> Arrangement:
                 melds += [run << (LANE * s) for run in RUN_MELDS[lane]]
             best = (dw, melds, rest & ~sum(melds))
     assert best is not None
-    return _arrangement(best[1], best[2])
+    return arrangement_from_masks(best[1], best[2])
 
 
 def arrange(cards: Sequence[Card]) -> Arrangement:

@@ -22,6 +22,7 @@ from app.engine.state import (
     HandRecord,
     HandSummary,
     Phase,
+    Seat,
 )
 
 VOID_STOCK = 2  # R13: a turn ending with 2 or fewer stock cards voids the hand
@@ -36,16 +37,16 @@ NEXT_HAND = Action(ActionKind.NEXT_HAND)
 Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
 
 
-def _deal(rng: random.Random, starter: int) -> tuple[Deal, Hands, tuple[Card, ...], Card]:
+def _deal(rng: random.Random, starter: Seat) -> tuple[Deal, Hands, tuple[Card, ...], Card]:
     deck = list(DECK)
     rng.shuffle(deck)
     deal = Deal(deck=tuple(deck), salt=f"{rng.getrandbits(64):016x}")
     first, second = tuple(deck[:10]), tuple(deck[10:20])
-    hands = (first, second) if starter == 0 else (second, first)
+    hands = (first, second) if starter is Seat.FIRST else (second, first)
     return deal, hands, tuple(deck[21:]), deck[20]  # R7
 
 
-def _fresh_hand(rng: random.Random, starter: int, **carry: object) -> GameState:
+def _fresh_hand(rng: random.Random, starter: Seat, **carry: object) -> GameState:
     deal, hands, stock, upcard = _deal(rng, starter)
     return GameState(
         hands=hands, stock=stock, discard=(upcard,), phase=Phase.UPCARD,
@@ -57,9 +58,9 @@ def new_match(rng: random.Random, *, starter: int | None = None, target: int = 1
     """Deal the first hand of a match. Who starts is a fair coin flip unless given (R3)."""
     if starter is None:
         starter = rng.randrange(2)
-    if starter not in (0, 1):
+    if isinstance(starter, bool) or starter not in (0, 1):
         raise IllegalAction("The starting player must be 0 or 1.")
-    return _fresh_hand(rng, starter, target=target)
+    return _fresh_hand(rng, Seat(starter), target=target)
 
 
 def _knock_deadwood(state: GameState, card: Card) -> int:
@@ -121,7 +122,7 @@ def _why_illegal(state: GameState, action: Action) -> str:
     if card is state.taken_discard:
         return f"You took {card.label} from the discard pile; it can't go back this turn (R10)."
     dw = _knock_deadwood(state, card)
-    return f"Discarding {card.label} leaves {dw} deadwood; you may knock only with 10 or less (R11)."
+    return f"Discarding {card.label} leaves {dw} deadwood; you may knock only with {KNOCK_LIMIT} or less (R11)."
 
 
 def _draw(state: GameState, card: Card, from_discard: bool, event: Event) -> GameState:
@@ -141,7 +142,7 @@ def _draw(state: GameState, card: Card, from_discard: bool, event: Event) -> Gam
 
 def _end_hand(state: GameState, record: HandRecord, scores: tuple[int, int]) -> GameState:
     summary = HandSummary.model_validate(record.model_dump(include=set(HandSummary.model_fields)))
-    winner = next((p for p in (0, 1) if scores[p] >= state.target), None)  # R2
+    winner = next((seat for seat in Seat if scores[seat] >= state.target), None)  # R2
     return state.model_copy(
         update={
             "phase": Phase.MATCH_OVER if winner is not None else Phase.HAND_OVER,
@@ -169,8 +170,8 @@ def _discard(state: GameState, card: Card, knock: bool) -> GameState:
     )
     common = {"number": state.hand_number, "starter": state.starter, "hands": after.hands, "deal": state.deal}
     if knock:
-        result = settle(hands[me], hands[1 - me])  # R14–R19
-        scorer = me if result.winner is Side.KNOCKER else 1 - me
+        result = settle(hands[me], hands[me.other])  # R14–R19
+        scorer = me if result.winner is Side.KNOCKER else me.other
         scores = list(state.scores)
         scores[scorer] += result.points
         record = HandRecord(
@@ -185,7 +186,7 @@ def _discard(state: GameState, card: Card, knock: bool) -> GameState:
             **common,
         )  # fmt: skip
         return _end_hand(after, record, state.scores)  # R20
-    return after.model_copy(update={"phase": Phase.DRAW, "turn": 1 - me, "passes": 0})
+    return after.model_copy(update={"phase": Phase.DRAW, "turn": me.other, "passes": 0})
 
 
 def _next_hand(state: GameState, rng: random.Random | None) -> GameState:
@@ -222,7 +223,7 @@ def _pass(state: GameState, action: Action, rng: random.Random | None) -> GameSt
     passes = state.passes + 1
     event = Event(player=state.turn, kind=ActionKind.PASS, card=state.discard[-1])
     if passes == 1:  # R8: the other player is offered the upcard
-        return state.model_copy(update={"passes": 1, "turn": 1 - state.turn, "log": (*state.log, event)})
+        return state.model_copy(update={"passes": 1, "turn": state.turn.other, "log": (*state.log, event)})
     # R8: both passed; the starting player must draw from the stock.
     return state.model_copy(
         update={"passes": 2, "turn": state.starter, "phase": Phase.DRAW, "log": (*state.log, event)}

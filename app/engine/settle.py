@@ -13,8 +13,10 @@ from app.engine.errors import IllegalAction, InvalidCards
 from app.engine.melds import (
     SUIT_MASK,
     Arrangement,
-    _arrangement,
+    Meld,
+    MeldKind,
     arrange_mask,
+    arrangement_from_masks,
     deadwood_of_mask,
     min_arrangements,
 )
@@ -72,14 +74,14 @@ class HandResult(BaseModel):
         return f"{UNDERCUT_BONUS} + {k} − {d} = {self.points}"
 
 
-def _layoff_options(meld: int, defender: int) -> list[int]:
+def layoff_options(meld: int, defender: int) -> list[int]:
     """Sets of defender cards that can be laid off on one knocker meld (R15), as lane masks.
 
     A 3-card set takes its fourth card; a run takes a chain of cards at either end, each
     laid-off card extending the run for the next.
     """
-    cards = mask_cards(meld)
-    if len({c.rank for c in cards}) == 1:  # a set
+    cards = Meld(mask_cards(meld))
+    if cards.kind is MeldKind.SET:
         if len(cards) == 4:
             return [0]
         rank = cards[0].rank
@@ -101,7 +103,7 @@ def _layoff_options(meld: int, defender: int) -> list[int]:
     return [(b | a) << (LANE * suit) for b in below for a in above]
 
 
-def layoff_targets(knocker_melds: Sequence[tuple[Card, ...]], layoffs: Sequence[Card]) -> tuple[int, ...]:
+def layoff_targets(knocker_melds: Sequence[Meld], layoffs: Sequence[Card]) -> tuple[int, ...]:
     """Which knocker meld each laid-off card went onto (for showing it there).
 
     Runs take their chains first, outward from each end; a set takes its fourth card.
@@ -110,7 +112,7 @@ def layoff_targets(knocker_melds: Sequence[tuple[Card, ...]], layoffs: Sequence[
     left = set(layoffs)
     target: dict[Card, int] = {}
     for i, meld in enumerate(knocker_melds):
-        if len({c.rank for c in meld}) == 1:
+        if meld.kind is MeldKind.SET:
             continue
         suit, ranks = meld[0].suit, [c.rank for c in meld]
         for step, start in ((-1, min(ranks) - 1), (1, max(ranks) + 1)):
@@ -120,7 +122,7 @@ def layoff_targets(knocker_melds: Sequence[tuple[Card, ...]], layoffs: Sequence[
                 left.discard(Card(r, suit))
                 r += step
     for i, meld in enumerate(knocker_melds):
-        if len({c.rank for c in meld}) == 1:
+        if meld.kind is MeldKind.SET:
             for card in [c for c in left if c.rank == meld[0].rank]:
                 target[card] = i
                 left.discard(card)
@@ -134,7 +136,7 @@ def best_defence(knocker_melds: Sequence[int], defender: int) -> tuple[int, int]
     layoffs is tried and the rest is arranged exactly. Among equal results, fewer layoffs.
     """
     best = (deadwood_of_mask(defender), 0)
-    options = [_layoff_options(m, defender) for m in knocker_melds]
+    options = [layoff_options(m, defender) for m in knocker_melds]
     for choice in product(*options):
         laid = 0
         for part in choice:
@@ -147,7 +149,12 @@ def best_defence(knocker_melds: Sequence[int], defender: int) -> tuple[int, int]
     return best
 
 
-def _score(knocker_dw: int, defender_dw: int) -> tuple[HandKind, Side, int]:
+def score(knocker_dw: int, defender_dw: int) -> tuple[HandKind, Side, int]:
+    """How a knock ends, who scores and how much, from both deadwoods after layoffs (R16–R19).
+
+    >>> [(str(kind), str(side), points) for kind, side, points in (score(0, 12), score(4, 9), score(6, 6))]
+    [('gin', 'knocker', 37), ('knock', 'knocker', 5), ('undercut', 'defender', 25)]
+    """
     if knocker_dw == 0:
         return HandKind.GIN, Side.KNOCKER, GIN_BONUS + defender_dw  # R17
     if knocker_dw < defender_dw:
@@ -175,10 +182,10 @@ def settle(knocker: Sequence[Card], defender: Sequence[Card]) -> HandResult:
     check_distinct((*knocker, *defender))
     knocker_dw = deadwood_of_mask(k_mask)
     if knocker_dw > KNOCK_LIMIT:
-        raise IllegalAction(f"Those cards keep {knocker_dw} deadwood; a knock needs 10 or less (R11).")
+        raise IllegalAction(f"Those cards keep {knocker_dw} deadwood; a knock needs {KNOCK_LIMIT} or less (R11).")
     if knocker_dw == 0:  # R16: no layoffs against Gin
         k_arr, d_arr = arrange_mask(k_mask), arrange_mask(d_mask)
-        kind, side, points = _score(0, d_arr.deadwood)
+        kind, side, points = score(0, d_arr.deadwood)
         return HandResult(
             kind=kind, winner=side, points=points, knocker=k_arr, defender=d_arr,
             layoffs=(), knocker_deadwood=0, defender_deadwood=d_arr.deadwood,
@@ -191,9 +198,9 @@ def settle(knocker: Sequence[Card], defender: Sequence[Card]) -> HandResult:
             chosen = (melds, dead, dw, laid)
     assert chosen is not None
     melds, dead, defender_dw, laid = chosen
-    kind, side, points = _score(knocker_dw, defender_dw)
+    kind, side, points = score(knocker_dw, defender_dw)
     d_arr = arrange_mask(d_mask & ~laid)
-    k_arr = _arrangement(melds, dead)
+    k_arr = arrangement_from_masks(melds, dead)
     layoffs = mask_cards(laid)
     return HandResult(
         kind=kind, winner=side, points=points, knocker=k_arr, defender=d_arr,

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from functools import cached_property
-from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from app.engine.cards import DECK, Card, cards_mask
 from app.engine.errors import InvalidCards, InvalidState
@@ -16,6 +15,26 @@ from app.engine.settle import HandKind, HandResult
 
 TARGET_SCORE = 100  # R2
 _FULL_DECK = cards_mask(DECK)
+
+
+class Seat(IntEnum):
+    """One of the two players, named by seat. The players' hands, scores and turns are indexed by it.
+
+    >>> Seat.FIRST.other, Seat(1) is Seat.SECOND
+    (<Seat.SECOND: 1>, True)
+    """
+
+    FIRST = 0
+    SECOND = 1
+
+    @property
+    def other(self) -> Seat:
+        """The opponent."""
+        return _OTHER[self]
+
+
+_OTHER = {Seat.FIRST: Seat.SECOND, Seat.SECOND: Seat.FIRST}
+SEATS = (Seat.FIRST, Seat.SECOND)
 
 
 class Phase(StrEnum):
@@ -32,8 +51,24 @@ class Phase(StrEnum):
     MATCH_OVER = "match_over"
     """Someone reached 100 (R2)."""
 
+    @property
+    def in_play(self) -> bool:
+        """A hand is being played: the player to move has an upcard, a draw or a discard to decide."""
+        return self in _IN_PLAY
+
+    @property
+    def over(self) -> bool:
+        """The hand has ended (and perhaps the match): its result is on the table."""
+        return self in _OVER
+
+
+_IN_PLAY = frozenset({Phase.UPCARD, Phase.DRAW, Phase.DISCARD})
+_OVER = frozenset({Phase.HAND_OVER, Phase.MATCH_OVER})
+
 
 class ActionKind(StrEnum):
+    """What a move does; a discard or a knock also names its card."""
+
     TAKE_UPCARD = "take_upcard"
     PASS = "pass"
     DRAW_STOCK = "draw_stock"
@@ -42,8 +77,25 @@ class ActionKind(StrEnum):
     KNOCK = "knock"
     NEXT_HAND = "next_hand"
 
+    @property
+    def draws(self) -> bool:
+        """The mover gains a card: from the stock, or the face-up card (R8, R9)."""
+        return self in _DRAWS
 
-_CARD_ACTIONS = (ActionKind.DISCARD, ActionKind.KNOCK)
+    @property
+    def takes_pile(self) -> bool:
+        """The mover takes the face-up card (the upcard or the top discard), which everyone sees."""
+        return self in _TAKES_PILE
+
+    @property
+    def throws(self) -> bool:
+        """The mover puts a card on the discard pile (a discard, or a knock's discard)."""
+        return self in _THROWS
+
+
+_TAKES_PILE = frozenset({ActionKind.TAKE_UPCARD, ActionKind.TAKE_DISCARD})
+_DRAWS = _TAKES_PILE | {ActionKind.DRAW_STOCK}
+_THROWS = frozenset({ActionKind.DISCARD, ActionKind.KNOCK})
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +106,7 @@ class Action:
     card: Card | None = None
 
     def __post_init__(self) -> None:
-        if (self.kind in _CARD_ACTIONS) != (self.card is not None):
+        if self.kind.throws != (self.card is not None):
             raise InvalidCards(f"The action {self.kind.value!r} {'needs' if self.card is None else 'takes no'} card.")
 
     def __str__(self) -> str:
@@ -74,7 +126,7 @@ class Event(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    player: Annotated[int, Field(ge=0, le=1)]
+    player: Seat
     kind: ActionKind
     card: Card | None = None
 
@@ -107,10 +159,10 @@ class HandSummary(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     number: int
-    starter: int
+    starter: Seat
     kind: HandKind
-    knocker: int | None
-    winner: int | None
+    knocker: Seat | None
+    winner: Seat | None
     points: int
     scores_after: tuple[int, int]
 
@@ -133,8 +185,8 @@ class GameState(BaseModel):
     stock: tuple[Card, ...]  # top first
     discard: tuple[Card, ...]  # top last
     phase: Phase
-    turn: int
-    starter: int
+    turn: Seat
+    starter: Seat
     passes: int = 0  # first-upcard passes so far (R8); 2 means the starter must draw from the stock
     taken_discard: Card | None = None  # R10: can't go back this turn
     scores: tuple[int, int] = (0, 0)
@@ -144,7 +196,7 @@ class GameState(BaseModel):
     log: tuple[Event, ...] = ()
     last_hand: HandRecord | None = None
     history: tuple[HandSummary, ...] = ()
-    winner: int | None = None
+    winner: Seat | None = None
 
     @model_validator(mode="after")
     def _obeys_the_rules(self) -> GameState:
@@ -152,8 +204,8 @@ class GameState(BaseModel):
         cards = (*self.hands[0], *self.hands[1], *self.stock, *self.discard)
         if len(cards) != 52 or cards_mask(cards) != _FULL_DECK:
             raise InvalidState("The saved game does not hold each of the 52 cards exactly once.")
-        if self.turn not in (0, 1) or self.starter not in (0, 1) or not 0 <= self.passes <= 2:
-            raise InvalidState("The saved game names a player that does not exist.")
+        if not 0 <= self.passes <= 2:
+            raise InvalidState("The saved game counts more passes of the upcard than there are players.")
         if len(self.deal.deck) != 52 or cards_mask(self.deal.deck) != _FULL_DECK:
             raise InvalidState("The saved deal is not a full deck.")
         sizes = sorted(len(h) for h in self.hands)
@@ -177,6 +229,6 @@ class GameState(BaseModel):
         return cls.model_validate_json(data)
 
     @property
-    def next_starter(self) -> int:
+    def next_starter(self) -> Seat:
         """Who starts the next hand or match (R3: it alternates, void hands and matches included)."""
-        return 1 - self.starter
+        return self.starter.other

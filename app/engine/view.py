@@ -16,10 +16,8 @@ from app.engine.state import (
     HandRecord,
     HandSummary,
     Phase,
+    Seat,
 )
-
-_TAKES = (ActionKind.TAKE_UPCARD, ActionKind.TAKE_DISCARD)
-_DISCARDS = (ActionKind.DISCARD, ActionKind.KNOCK)
 
 
 class PlayerView(BaseModel):
@@ -31,7 +29,7 @@ class PlayerView(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    player: int
+    player: Seat
     hand: tuple[Card, ...]
     discard_pile: tuple[Card, ...]  # top last
     stock_size: int
@@ -42,40 +40,32 @@ class PlayerView(BaseModel):
     opponent_passed: tuple[Card, ...]
     """Face-up cards the opponent declined: a passed upcard, or the top discard when it drew from the stock."""
     phase: Phase
-    turn: int
+    turn: Seat
     passes: int
     taken_discard: Card | None
     scores: tuple[int, int]
     target: int
     hand_number: int
-    starter: int
+    starter: Seat
     log: tuple[Event, ...]
     fingerprint: str
     legal_actions: tuple[Action, ...]
     last_hand: HandRecord | None
     history: tuple[HandSummary, ...]
-    winner: int | None
+    winner: Seat | None
     revealed_deal: Deal | None
 
     @property
-    def opponent(self) -> int:
-        return 1 - self.player
+    def opponent(self) -> Seat:
+        return self.player.other
 
     @property
     def my_turn(self) -> bool:
         return self.turn == self.player and bool(self.legal_actions)
 
-    @property
-    def my_score(self) -> int:
-        return self.scores[self.player]
-
-    @property
-    def opponent_score(self) -> int:
-        return self.scores[1 - self.player]
-
 
 # What the other player sees of a stock draw: who drew, not the card (one immutable value each).
-_HIDDEN_DRAWS = tuple(Event(player=p, kind=ActionKind.DRAW_STOCK) for p in (0, 1))
+_HIDDEN_DRAWS = tuple(Event(player=seat, kind=ActionKind.DRAW_STOCK) for seat in Seat)
 
 
 def _public_log(state: GameState, player: int) -> tuple[Event, ...]:
@@ -86,21 +76,22 @@ def _public_log(state: GameState, player: int) -> tuple[Event, ...]:
 
 
 def view(state: GameState, player: int) -> PlayerView:
-    """What ``player`` (0 or 1) may see of ``state``."""
+    """What ``player`` (a ``Seat``, or 0 or 1) may see of ``state``."""
     if not isinstance(state, GameState):
         raise InvalidState(f"{type(state).__name__} is not a game state.")
-    if type(player) is not int or player not in (0, 1):
+    if type(player) not in (int, Seat) or player not in (0, 1):
         raise InvalidState(f"There is no player {player!r}; players are 0 and 1.")
-    opp = 1 - player
+    me = Seat(player)
+    opp = me.other
     known: list[Card] = []
     discarded: list[Card] = []
     passed: list[Card] = []
     top: Card | None = state.deal.deck[20]  # the upcard (R7); then the face-up card before each event
     for e in state.log:
         if e.player == opp:
-            if e.kind in _TAKES and e.card is not None:
+            if e.kind.takes_pile and e.card is not None:
                 known.append(e.card)
-            elif e.kind in _DISCARDS and e.card is not None:
+            elif e.kind.throws and e.card is not None:
                 discarded.append(e.card)
                 if e.card in known:
                     known.remove(e.card)
@@ -108,15 +99,15 @@ def view(state: GameState, player: int) -> PlayerView:
                 passed.append(e.card)
             elif e.kind is ActionKind.DRAW_STOCK and top is not None:
                 passed.append(top)
-        if e.kind in _DISCARDS or e.kind is ActionKind.PASS:
+        if e.kind.throws or e.kind is ActionKind.PASS:
             top = e.card
-        elif e.kind in _TAKES:
+        elif e.kind.takes_pile:
             top = None
-    over = state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER)
-    mine = state.turn == player
+    over = state.phase.over
+    mine = state.turn == me
     return PlayerView(
-        player=player,
-        hand=state.hands[player],
+        player=me,
+        hand=state.hands[me],
         discard_pile=state.discard,
         stock_size=len(state.stock),
         opponent_hand_size=len(state.hands[opp]),
@@ -131,7 +122,7 @@ def view(state: GameState, player: int) -> PlayerView:
         target=state.target,
         hand_number=state.hand_number,
         starter=state.starter,
-        log=_public_log(state, player),
+        log=_public_log(state, me),
         fingerprint=state.deal.fingerprint,
         legal_actions=tuple(legal_actions(state)) if mine or over else (),
         last_hand=state.last_hand,

@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl
 from fastapi import Depends, Request
 from starlette.exceptions import HTTPException
 
+from app.ai import Level
 from app.engine import Card, GameState, InvalidCards
 from app.seal import Sealer
 from app.web import SavedGame, Sort, UnreadableSave, open_save, stamp
@@ -58,7 +59,7 @@ class Posted:
     selected: Card | None
     sort: Sort
     action: str = ""  # the move a button posts ("discard 7h"), on /game/act
-    level: str = "normal"  # the level chosen on the new-match screen, on /game/new
+    level: str = Level.NORMAL.value  # the level chosen on the new-match screen, on /game/new (checked there)
 
 
 def _card_or_none(text: str) -> Card | None:
@@ -96,7 +97,7 @@ async def read_posted(request: Request) -> Posted:
         selected=_card_or_none(form.get("selected", "")),
         sort=Sort.read(form.get("sort", "")),
         action=form.get("action", ""),
-        level=form.get("level") or "normal",
+        level=form.get("level") or Level.NORMAL.value,
     )
 
 

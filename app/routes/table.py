@@ -17,7 +17,7 @@ from app.web import UnreadableSave, open_save, play, start_match
 
 router = APIRouter(prefix="/game", tags=["table"])
 
-LEVEL_NAMES = ", ".join(level.value for level in Level)
+LEVEL_VALUES = ", ".join(level.value for level in Level)
 
 
 @router.post("/resume")
@@ -35,7 +35,7 @@ async def new_match(request: Request, posted: PostedForm, sealer: SealerDep, rng
         chosen = Level(posted.level)
     except ValueError:
         return render_chooser(
-            request, message=f"{posted.level!r} is not a level; choose one of {LEVEL_NAMES}.", status_code=400
+            request, message=f"{posted.level!r} is not a level; choose one of {LEVEL_VALUES}.", status_code=400
         )
     try:
         previous = open_save(sealer, posted.token).state if posted.token else None

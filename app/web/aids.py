@@ -13,13 +13,11 @@ from typing import Any
 from app.ai.hint import Hint, NoHint, hint
 from app.ai.hint import Sentence as HintSentence
 from app.engine import ActionKind, Event, Phase, PlayerView
+from app.web.flow import COMPUTER, HUMAN
 from app.web.presenters import CardFace, Sentence, face
 
 __all__ = ["Aids", "HintView", "Motion", "aids", "hint_view"]
 
-HUMAN, COMPUTER = 0, 1
-_OVER = (Phase.HAND_OVER, Phase.MATCH_OVER)
-_TAKES = (ActionKind.TAKE_UPCARD, ActionKind.TAKE_DISCARD)
 _WHO = {HUMAN: "you", COMPUTER: "computer"}
 
 
@@ -78,7 +76,7 @@ def _pile(h: Hint) -> str | None:
         return None
     if h.draw.kind is ActionKind.DRAW_STOCK:
         return "stock"
-    if h.draw.kind in _TAKES:
+    if h.draw.kind.takes_pile:
         return "discard"
     return None
 
@@ -95,7 +93,7 @@ def aids(
     with_hint: bool = False,
     last_move: Sentence = (),
 ) -> Aids:
-    over = view.phase in _OVER
+    over = view.phase.over
     deal = view.revealed_deal
     return Aids(
         match_id=match_id,
@@ -104,7 +102,7 @@ def aids(
         commitment=deal.commitment_text if over and deal is not None else None,
         record=_record(view, match_id) if over else None,
         hint=hint_view(view) if with_hint and not over else None,
-        can_hint=view.my_turn and view.phase in (Phase.UPCARD, Phase.DRAW, Phase.DISCARD),
+        can_hint=view.my_turn and view.phase.in_play,
         motion=_motion(view, announce_from, last_move if over else ()),
     )
 
@@ -137,7 +135,7 @@ def _motion(view: PlayerView, announce_from: int | None, last_move: Sentence) ->
     if announce_from is None:
         return Motion()
     events: list[Event] = list(view.log[announce_from:])
-    if view.phase in _OVER:
+    if view.phase.over:
         return Motion(last_move=last_move)
     you_threw: CardFace | None = None
     you_threw_taken = False
@@ -150,11 +148,11 @@ def _motion(view: PlayerView, announce_from: int | None, last_move: Sentence) ->
                 you_threw = face(e.card)
             elif e.kind is ActionKind.DRAW_STOCK:
                 you_drew = "stock"
-            elif e.kind in _TAKES:
+            elif e.kind.takes_pile:
                 you_drew = "pile"
         elif e.kind is ActionKind.DRAW_STOCK:
             cpu_drew = True
-        elif e.kind in _TAKES and e.card is not None:
+        elif e.kind.takes_pile and e.card is not None:
             if you_threw is not None and str(e.card) == you_threw.code:
                 you_threw_taken = True
             else:

@@ -10,13 +10,13 @@ import logging
 import random
 
 from app.ai import Level, choose
-from app.engine import Action, GameState, Phase, apply, legal_actions, new_match, view
+from app.engine import Action, GameState, Seat, apply, legal_actions, new_match, view
 from app.web.saved import SavedGame
 
 __all__ = ["COMPUTER", "HUMAN", "computer_replies", "play", "start_match"]
 
-HUMAN, COMPUTER = 0, 1
-_IN_PLAY = (Phase.UPCARD, Phase.DRAW, Phase.DISCARD)
+HUMAN, COMPUTER = Seat.FIRST, Seat.SECOND
+"""The web table seats the person first and the computer second."""
 # A hand can't last longer than the stock (31 draws each way, plus the upcard offers); a loop
 # that gets past this has a bug, and must not hang a worker.
 _MAX_COMPUTER_MOVES = 80
@@ -40,7 +40,7 @@ def play(saved: SavedGame, action: Action, rng: random.Random) -> SavedGame:
 def computer_replies(state: GameState, level: Level, rng: random.Random) -> GameState:
     """Let the computer move while it is its turn and the hand is still being played."""
     for _ in range(_MAX_COMPUTER_MOVES):
-        if state.phase not in _IN_PLAY or state.turn != COMPUTER:
+        if not state.phase.in_play or state.turn != COMPUTER:
             return state
         state = apply(state, _computer_move(state, level, rng), rng)
     raise RuntimeError("The computer kept moving past the length of any hand.")

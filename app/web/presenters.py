@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from app.ai import Level
 from app.engine import (
+    DECK,
     ActionKind,
     Arrangement,
     Card,
@@ -25,7 +26,7 @@ from app.engine import (
     arrange,
     discard_deadwoods,
 )
-from app.engine.cards import DECK, RANK_LABELS, SUIT_GLYPHS, SUIT_NAMES
+from app.web.flow import COMPUTER, HUMAN
 
 __all__ = [
     "FACES",
@@ -41,14 +42,10 @@ __all__ = [
     "table",
 ]
 
-HUMAN, COMPUTER = 0, 1
 # U+FE0E asks for the text form of the suit glyph: some phones draw ♥ as a coloured emoji otherwise.
 _TEXT_STYLE = "\ufe0e"
 # Alternate colours when sorting by suit (spades, hearts, clubs, diamonds) so neighbouring suits stand apart.
 _SUIT_ORDER = {3: 0, 2: 1, 0: 2, 1: 3}
-_DRAWS = (ActionKind.TAKE_UPCARD, ActionKind.TAKE_DISCARD, ActionKind.DRAW_STOCK)
-_IN_PLAY = (Phase.UPCARD, Phase.DRAW, Phase.DISCARD)
-LEVEL_NAMES = {Level.EASY: "Easy", Level.NORMAL: "Normal", Level.HARD: "Hard"}
 
 
 class Sort(StrEnum):
@@ -69,20 +66,16 @@ class CardFace:
     rank: str  # "7", "10", "K"
     suit: str  # "♥" in text style
     name: str  # "seven of hearts"
-    suit_name: str  # "hearts": a CSS hook (a four-colour deck later)
-
-    @property
-    def red(self) -> bool:
-        return self.suit_name in ("hearts", "diamonds")
+    suit_name: str  # "hearts": the CSS class that colours it (two or four colours, as the person chose)
 
 
 def _make_face(card: Card) -> CardFace:
     return CardFace(
         code=str(card),
-        rank=RANK_LABELS[card.rank],
-        suit=SUIT_GLYPHS[card.suit] + _TEXT_STYLE,
+        rank=card.rank_label,
+        suit=card.suit_glyph + _TEXT_STYLE,
         name=card.name,
-        suit_name=SUIT_NAMES[card.suit],
+        suit_name=card.suit_name,
     )
 
 
@@ -221,7 +214,7 @@ class Table:
 
     @property
     def in_play(self) -> bool:
-        return self.phase in _IN_PLAY
+        return self.phase.in_play
 
     @property
     def over(self) -> bool:
@@ -239,7 +232,7 @@ def _turn_sentences(events: tuple[Event, ...], gin: bool = False) -> list[Senten
     """
     turns: list[list[Event]] = []
     for e in events:
-        if turns and turns[-1][-1].player == e.player and turns[-1][-1].kind in _DRAWS:
+        if turns and turns[-1][-1].player == e.player and turns[-1][-1].kind.draws:
             turns[-1].append(e)
         else:
             turns.append([e])
@@ -281,9 +274,8 @@ def _sort_key(sort: Sort) -> Callable[[Card], tuple[int, int]]:
 def _hand(table: PlayerView, selected: Card | None, sort: Sort, arrangement: Arrangement) -> tuple[HandCard, ...]:
     groups: dict[Card, tuple[str, int]] = {}
     for number, meld in enumerate(arrangement.melds, start=1):
-        kind = "set" if len({c.rank for c in meld}) == 1 else "run"
         for c in meld:
-            groups[c] = (kind, number)
+            groups[c] = (meld.kind.value, number)
     fresh = None
     if table.phase is Phase.DISCARD and table.log and table.log[-1].kind is ActionKind.DRAW_STOCK:
         fresh = table.log[-1].card
@@ -376,7 +368,7 @@ def _result(record: HandRecord) -> ResultView:
         hands = tuple(_arranged(_OWNER[p], arrange(record.hands[p])) for p in (HUMAN, COMPUTER))
         reason = record.reason or "The hand ended without a knock."
         return ResultView("Void hand.", "Nobody scores.", reason, hands, None)
-    knocker, defender = record.knocker, 1 - record.knocker
+    knocker, defender = record.knocker, record.knocker.other
     scorer = record.winner if record.winner is not None else knocker
     k_dw, d_dw = result.knocker_deadwood, result.defender_deadwood
     score = f"{_SUBJECT[scorer]} {'score' if scorer == HUMAN else 'scores'} {result.formula}."
@@ -419,7 +411,7 @@ def _sheet_row(summary: HandSummary) -> SheetRow:
     elif summary.kind is HandKind.KNOCK:
         what = f"{_SUBJECT[summary.winner]} knocked"
     else:
-        what = f"{_SUBJECT[summary.winner]} undercut {_OBJECT[1 - summary.winner]}"
+        what = f"{_SUBJECT[summary.winner]} undercut {_OBJECT[summary.winner.other]}"
     points = summary.points if summary.winner is not None else None
     return SheetRow(
         number=summary.number,
@@ -459,7 +451,7 @@ def table(
     leaves = discard_deadwoods(view.hand) if view.phase is Phase.DISCARD else {}
     kinds = {a.kind for a in view.legal_actions}
     knock_possible = ActionKind.KNOCK in kinds
-    over = view.phase in (Phase.HAND_OVER, Phase.MATCH_OVER)
+    over = view.phase.over
     result = _result(view.last_hand) if over and view.last_hand is not None else None
     ended_in_gin = over and view.last_hand is not None and view.last_hand.kind is HandKind.GIN
     log = _turn_sentences(view.log, ended_in_gin)
@@ -476,7 +468,7 @@ def table(
         announce.append(prompt)
     return Table(
         phase=view.phase,
-        level=LEVEL_NAMES[level],
+        level=level.label,
         level_value=level.value,
         hand_number=view.hand_number,
         scores=view.scores,

@@ -11,6 +11,7 @@ import jinja2
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup, escape
 
+from app.ai import Level
 from app.security import STATIC_DIR, static_url
 from app.web.presenters import FACES, CardFace, HandCard, Sentence
 
@@ -40,6 +41,7 @@ templates = Jinja2Blocks(
 )
 templates.env.globals["static"] = static_url
 templates.env.globals["htmx_path"] = htmx_path
+templates.env.globals["levels"] = tuple(Level)  # the new-match chooser offers each, in order
 
 
 # Remembered renderings. A table draws dozens of cards per request (the hand, the piles, the

@@ -4,12 +4,11 @@ import random
 from collections.abc import Iterator
 
 from app.ai.simple import simple_choice
-from app.engine import GameState, Phase, apply, new_match, parse_cards, view
-from app.engine.cards import cards_mask
+from app.engine import GameState, Phase, apply, masks, new_match, parse_cards, view
 
 
 def mask(text: str) -> int:
-    return cards_mask(parse_cards(text))
+    return masks.cards_mask(parse_cards(text))
 
 
 def states(seed: int, hands: int = 3) -> Iterator[GameState]:

@@ -10,9 +10,7 @@ from typing import Any
 
 from app.ai.bot import sort_cards
 from app.ai.players import Player
-from app.engine import Action, ActionKind, GameState, Phase, apply, legal_actions, new_match, view
-from app.engine.cards import Card, cards_mask
-from app.engine.melds import deadwood_of_mask
+from app.engine import Action, ActionKind, Card, GameState, Phase, apply, legal_actions, masks, new_match, view
 
 BOT, HOST = 0, 1
 
@@ -84,7 +82,7 @@ class Referee:
             raise Forfeit(f"bad discard reply {reply}") from exc
         if card not in hand or card is forbidden:
             raise Forfeit(f"illegal discard {card}")
-        dw = deadwood_of_mask(cards_mask(hand) ^ card.bit)
+        dw = masks.deadwood_of_mask(masks.cards_mask(hand) ^ card.bit)
         if dw <= 10:
             knock = self.ask({"type": "knock_decision", "deadwood": dw})
             if not isinstance(knock.get("knock"), bool):

@@ -4,16 +4,15 @@ import random
 
 from app.ai.knowledge import Knowledge
 from app.ai.players import EASY, HARD, NORMAL, Style, decide
-from app.engine import ActionKind, Phase
-from app.engine.cards import Card
+from app.engine import ActionKind, Card, Phase
 from tests.ai.conftest import mask
 
 
 def position(hand: str, pile: str = "2c", **extra: object) -> Knowledge:
     fields: dict[str, object] = dict(
         hand=mask(hand), pile=tuple(mask(c) for c in pile.split()), opp_known=0, opp_discarded=0, opp_passed=0,
-        my_discarded=0, stock_size=25, opp_hand_size=10, opp_stock_draws=3, discards=6, phase=Phase.DISCARD,
-        taken=0, can_take=True, my_score=0, opp_score=0, target=100,
+        stock_size=25, opp_hand_size=10, opp_stock_draws=3, discards=6, phase=Phase.DISCARD,
+        taken=0, can_take=True,
     )  # fmt: skip
     fields.update(extra)
     return Knowledge(**fields)  # type: ignore[arg-type]

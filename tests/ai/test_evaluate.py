@@ -3,9 +3,11 @@
 import random
 
 from app.ai.evaluate import danger, meld_outs, run_outs, set_outs
-from app.ai.knowledge import CARD_BITS, bits_of
-from app.engine.melds import melds_in
+from app.engine import masks
 from tests.ai.conftest import mask
+
+CARD_BITS = tuple(masks.CARD_OF_BIT)
+bits_of, melds_in = masks.bits_of, masks.melds_in
 
 
 def test_outs_match_a_brute_force_meld_search() -> None:

@@ -5,8 +5,7 @@ from dataclasses import replace
 
 from app.ai.inference import card_weights, opponent_probs, sample_hand
 from app.ai.knowledge import Knowledge, from_view
-from app.engine import Phase, view
-from app.engine.cards import cards_mask
+from app.engine import Phase, masks, view
 from tests.ai.conftest import mask, states
 
 
@@ -20,8 +19,8 @@ def _knowledge() -> Knowledge:  # a real mid-hand view
 def _fresh(hand: str, pile: str) -> Knowledge:
     return Knowledge(
         hand=mask(hand), pile=tuple(mask(c) for c in pile.split()), opp_known=0, opp_discarded=0, opp_passed=0,
-        my_discarded=0, stock_size=30, opp_hand_size=10, opp_stock_draws=0, discards=0, phase=Phase.DRAW,
-        taken=0, can_take=True, my_score=0, opp_score=0, target=100,
+        stock_size=30, opp_hand_size=10, opp_stock_draws=0, discards=0, phase=Phase.DRAW,
+        taken=0, can_take=True,
     )  # fmt: skip
 
 
@@ -59,4 +58,4 @@ def test_samples_hold_the_known_cards_and_only_unseen_others() -> None:
             assert hand & k.opp_known == k.opp_known
             assert hand & ~k.opp_known & ~k.unseen == 0
             assert hand.bit_count() == len(state.hands[1 - me])
-            assert hand & cards_mask(state.hands[me]) == 0
+            assert hand & masks.cards_mask(state.hands[me]) == 0

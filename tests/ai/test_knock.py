@@ -3,12 +3,11 @@
 import random
 
 from app.ai.knock import estimate_knock, knock_points
-from app.ai.knowledge import CARD_BITS
-from app.engine import settle
-from app.engine.cards import mask_cards
-from app.engine.melds import deadwood_of_mask
-from app.engine.settle import Side
+from app.engine import Side, masks, settle
 from tests.ai.conftest import mask
+
+CARD_BITS = tuple(masks.CARD_OF_BIT)
+mask_cards, deadwood_of_mask = masks.mask_cards, masks.deadwood_of_mask
 
 
 def test_knock_points_agree_with_engine_settle() -> None:

@@ -1,8 +1,7 @@
 """Card tracking from the view: what is mine, what the opponent holds openly, what is unseen."""
 
 from app.ai.knowledge import FULL_DECK, from_view, neighbours
-from app.engine import Phase, view
-from app.engine.cards import Card, cards_mask
+from app.engine import Card, Phase, masks, view
 from tests.ai.conftest import mask, states
 
 
@@ -13,11 +12,11 @@ def test_unseen_is_exactly_the_opponents_hidden_cards_and_the_stock() -> None:
             continue
         v = view(state, 1)
         k = from_view(v)
-        hidden = cards_mask(state.stock) | (cards_mask(state.hands[0]) & ~k.opp_known)
+        hidden = masks.cards_mask(state.stock) | (masks.cards_mask(state.hands[0]) & ~k.opp_known)
         assert k.unseen == hidden
-        assert k.hand == cards_mask(state.hands[1])
-        assert k.opp_known & ~cards_mask(state.hands[0]) == 0  # known cards are really held
-        assert k.unseen | k.hand | k.opp_known | cards_mask(state.discard) == FULL_DECK
+        assert k.hand == masks.cards_mask(state.hands[1])
+        assert k.opp_known & ~masks.cards_mask(state.hands[0]) == 0  # known cards are really held
+        assert k.unseen | k.hand | k.opp_known | masks.cards_mask(state.discard) == FULL_DECK
         checked += 1
     assert checked > 30
 
@@ -30,7 +29,7 @@ def test_opponent_pile_picks_are_tracked_until_discarded() -> None:
         k = from_view(view(state, 0))
         picked = {e.card for e in state.log if e.player == 1 and e.kind.value in ("take_upcard", "take_discard")}
         thrown = {e.card for e in state.log if e.player == 1 and e.kind.value in ("discard", "knock")}
-        expected = cards_mask(c for c in picked - thrown if isinstance(c, Card))
+        expected = masks.cards_mask(c for c in picked - thrown if isinstance(c, Card))
         assert k.opp_known == expected
         seen_known |= bool(expected)
     assert seen_known

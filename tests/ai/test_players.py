@@ -6,9 +6,8 @@ import pytest
 
 from app.ai import Level, choose
 from app.ai.knowledge import from_view
-from app.ai.players import PLAYERS
-from app.engine import GameState, Phase, apply, legal_actions, new_match, view
-from app.engine.cards import cards_mask
+from app.ai.research import ARENA_PLAYERS as PLAYERS
+from app.engine import GameState, Phase, apply, legal_actions, masks, new_match, view
 from tests.ai.conftest import states
 
 
@@ -51,7 +50,7 @@ def test_decisions_ignore_hidden_cards(level: Level) -> None:
             if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
                 continue
             twin = GameState.model_validate(_reshuffle_hidden(state, me, shuffler).model_dump())
-            changed += cards_mask(twin.hands[1 - me]) != cards_mask(state.hands[1 - me])
+            changed += masks.cards_mask(twin.hands[1 - me]) != masks.cards_mask(state.hands[1 - me])
             assert from_view(view(twin, me)) == from_view(view(state, me))
             for s in range(3):
                 a = choose(view(state, me), level, random.Random(s))

@@ -4,9 +4,7 @@ import random
 
 from app.ai.playout import play_out
 from app.ai.simple import simple_choice
-from app.engine import HandKind, Phase, apply, new_match, view
-from app.engine.cards import cards_mask
-from app.engine.rules import NEXT_HAND
+from app.engine import NEXT_HAND, HandKind, Phase, apply, masks, new_match, view
 
 
 def test_playout_matches_the_engine_with_simple_players() -> None:
@@ -31,7 +29,11 @@ def test_playout_matches_the_engine_with_simple_players() -> None:
             expected = sign * rec.points
             stock = [c.bit for c in reversed(state.stock)]  # play_out pops from the end
             got = play_out(
-                cards_mask(state.hands[me]), cards_mask(state.hands[1 - me]), state.discard[-1].bit, stock, True
+                masks.cards_mask(state.hands[me]),
+                masks.cards_mask(state.hands[1 - me]),
+                state.discard[-1].bit,
+                stock,
+                True,
             )
             assert got == expected
             compared += 1

@@ -68,10 +68,10 @@ def test_r19_e4_tie_is_an_undercut_worth_25() -> None:
 def test_r15_layoffs_chain_along_a_run() -> None:
     # 9s, then Ts, then Js onto 6s-7s-8s: the chain of three is among the options searched.
     from app.engine.cards import cards_mask
-    from app.engine.settle import _layoff_options
+    from app.engine.settle import layoff_options
 
     run = cards_mask(parse_cards("6s 7s 8s"))
-    options = _layoff_options(run, cards_mask(parse_cards("9s Ts Js 5s 4s Kh")))
+    options = layoff_options(run, cards_mask(parse_cards("9s Ts Js 5s 4s Kh")))
     assert cards_mask(parse_cards("9s Ts Js")) in options
     assert cards_mask(parse_cards("4s 5s 9s Ts Js")) in options
     assert cards_mask(parse_cards("Ts Js")) not in options  # Ts needs 9s first

@@ -7,12 +7,11 @@ from dataclasses import dataclass
 
 import httpx2 as httpx
 
-from app.engine import Action, ActionKind, GameState, Phase, apply, legal_actions
+from app.engine import NEXT_HAND, Action, ActionKind, GameState, Phase, apply, legal_actions
 from app.seal import Sealer
 from app.web import COMPUTER, HUMAN, SavedGame, open_save, stamp
 
 HX = {"HX-Request": "true"}
-IN_PLAY = (Phase.UPCARD, Phase.DRAW, Phase.DISCARD)
 _TOKEN = re.compile(r'data-token="([^"]*)"')
 
 
@@ -67,19 +66,19 @@ def check_replies(expected: GameState, after: GameState) -> None:
     assert after.deal == expected.deal
     assert after.log[: len(expected.log)] == expected.log
     for event in after.log[len(expected.log) :]:
-        assert event.player == COMPUTER and expected.turn == COMPUTER and expected.phase in IN_PLAY
+        assert event.player == COMPUTER and expected.turn == COMPUTER and expected.phase.in_play
         reply = Action(event.kind, event.card if event.kind in (ActionKind.DISCARD, ActionKind.KNOCK) else None)
         assert reply in legal_actions(expected), f"the computer played an illegal {reply}"
         expected = apply(expected, reply)
     assert after == expected
     # The server answers only once the computer has finished replying.
-    assert after.phase not in IN_PLAY or after.turn == HUMAN, (after.phase, after.turn)
+    assert not after.phase.in_play or after.turn == HUMAN, (after.phase, after.turn)
 
 
 def a_move(save: Save) -> Action | None:
     """A plain legal move within the hand (never the next deal, which needs the server's shuffle)."""
     actions = [a for a in legal_actions(save.state) if a.kind is not ActionKind.NEXT_HAND]
-    if save.state.phase not in IN_PLAY or not actions:
+    if not save.state.phase.in_play or not actions:
         return None
     # Prefer the stock and plain discards: hands then last long enough for many requests.
     for kind in (ActionKind.PASS, ActionKind.DRAW_STOCK, ActionKind.DISCARD):
@@ -87,3 +86,25 @@ def a_move(save: Save) -> Action | None:
             if action.kind is kind:
                 return action
     return actions[0]
+
+
+def advance(client: httpx.Client, sealer: Sealer, save: Save) -> Save:
+    """One request that moves the game on, whatever its phase: a move within the hand; else the next
+    hand, or a new match once this one is over. Never a no-op, whenever the computer ended the hand."""
+    action = a_move(save)
+    if action is not None:
+        return move(client, sealer, save, action)
+    before = save.state
+    if before.phase is Phase.HAND_OVER:
+        fields = {"token": save.token, "at": save.at, "action": str(NEXT_HAND)}
+        response = client.post("/game/act", data=fields, headers=HX)
+    else:
+        fields = {"token": save.token, "level": save.saved.level.value}
+        response = client.post("/game/new", data=fields, headers=HX)
+    assert response.status_code == 200, response.text[:2000]
+    token = token_of(response)
+    after = Save(token, open_save(sealer, token))
+    assert after.state.deal != before.deal and after.state.starter == before.next_starter  # R3
+    if before.phase is Phase.HAND_OVER:
+        assert (after.state.hand_number, after.state.scores) == (before.hand_number + 1, before.scores)
+    return after

@@ -41,8 +41,7 @@ from hypothesis.stateful import (
 )
 
 from app.ai import Level
-from app.engine import Action, ActionKind, GameState, Phase, apply, legal_actions, new_match
-from app.engine.cards import DECK
+from app.engine import DECK, Action, ActionKind, GameState, Phase, apply, legal_actions, new_match
 from app.main import create_app
 from app.routes.deps import get_rng
 from app.seal import Sealer
@@ -55,7 +54,6 @@ EXAMPLES = int(os.environ.get("GIN_FUZZ_EXAMPLES", "80"))
 STEPS = 25
 MAX_BODY = 16 * 1024
 HX = {"HX-Request": "true"}
-IN_PLAY = (Phase.UPCARD, Phase.DRAW, Phase.DISCARD)
 PATHS = ["/game/resume", "/game/new", "/game/choose", "/game/show", "/game/act"]
 ALL_ACTIONS = [str(Action(kind)) for kind in ActionKind if kind not in (ActionKind.DISCARD, ActionKind.KNOCK)] + [
     f"{kind.value} {card}" for kind in (ActionKind.DISCARD, ActionKind.KNOCK) for card in DECK
@@ -192,7 +190,7 @@ class HttpGame(RuleBasedStateMachine):
     @staticmethod
     def check_persons_turn(state: GameState) -> None:
         # The server answers only once the computer has finished replying.
-        assert state.phase not in IN_PLAY or state.turn == HUMAN, (state.phase, state.turn)
+        assert not state.phase.in_play or state.turn == HUMAN, (state.phase, state.turn)
 
     @rule(level=st.sampled_from(["easy", "normal", "hard"]), keep_token=st.booleans())
     def start_a_new_match(self, level: str, keep_token: bool) -> None:
@@ -399,7 +397,7 @@ class HttpGame(RuleBasedStateMachine):
                 break
             state = apply(state, rng.choice(legal_actions(state)), rng)
         # A save always reaches the browser on the person's turn: finish the computer's part first.
-        while state.phase in IN_PLAY and state.turn == COMPUTER:
+        while state.phase.in_play and state.turn == COMPUTER:
             state = apply(state, rng.choice(legal_actions(state)), rng)
         # Hard thinks for up to ~100 ms a move; new matches cover it, later saves keep the run short.
         saved = SavedGame.start(state, rng.choice([Level.EASY, Level.NORMAL]))

@@ -17,17 +17,16 @@ from cryptography.fernet import Fernet
 from app.seal import KEY_FILE_NAME, Sealer, load_or_create_key_file
 from app.web import open_save
 from benchmarks.live import running_server
-from tests.hardening.live_play import HX, Save, a_move, move, new_match, token_of
+from tests.hardening.live_play import HX, Save, advance, new_match, token_of
 
 pytestmark = pytest.mark.slow
 
 
 def play(client: httpx.Client, sealer: Sealer, save: Save, moves: int) -> Save:
+    """``moves`` requests that each move the game on, checked against the engine (the computer may end
+    a hand within the first moves: then the next request deals the next hand)."""
     for _ in range(moves):
-        action = a_move(save)
-        if action is None:
-            break
-        save = move(client, sealer, save, action)
+        save = advance(client, sealer, save)
     return save
 
 

@@ -1,0 +1,48 @@
+"""The computer's levels, each defined once: its value, its name and blurb on screen, and its ``Style``.
+
+The new-match chooser, the routes, the saved game, the words on the table and the production
+``PLAYERS`` all read this enum, so adding a level is one line here.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from app.ai import players
+from app.ai.players import Player, Style, level_player
+
+__all__ = ["PLAYERS", "Level"]
+
+
+class Level(StrEnum):
+    """How strongly the computer plays; chosen by the person when a match starts (Normal by default).
+
+    >>> Level("hard").label, Level.EASY.blurb, [level.value for level in Level]
+    ('Hard', 'relaxed', ['easy', 'normal', 'hard'])
+    """
+
+    label: str
+    """The level's name on screen."""
+    blurb: str
+    """A few words under the name in the chooser."""
+    style: Style
+    """The ideas its player uses (``players.py``)."""
+
+    # Only the members below call this. ``Level("hard")`` is a look-up by value that never does;
+    # the defaults are there so that type checkers accept that one-argument call.
+    def __new__(cls, value: str, label: str = "", blurb: str = "", style: Style = players.NORMAL) -> Level:
+        level = str.__new__(cls, value)
+        level._value_ = value
+        level.label, level.blurb, level.style = label, blurb, style
+        return level
+
+    EASY = "easy", "Easy", "relaxed", players.EASY
+    """Simple greedy play with slips: sheds a random loose card now and then, takes a pile card only for a meld."""
+    NORMAL = "normal", "Normal", "a fair fight", players.NORMAL
+    """Greedy on deadwood, values cards that can still make melds, avoids obviously useful discards."""
+    HARD = "hard", "Hard", "plays to win", players.HARD
+    """Card tracking, opponent-hand inference, safe discards, draw lookahead, knocks judged on sampled hands."""
+
+
+PLAYERS: dict[Level, Player] = {level: level_player(level.style) for level in Level}
+"""The production players, one per level (the arena's research players are in ``research.py``)."""
