@@ -12,6 +12,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup, escape
 
 from app.ai import Level
+from app.engine import KNOCK_LIMIT, TARGET_SCORE
 from app.security import STATIC_DIR, static_url
 from app.web.presenters import FACES, CardFace, HandCard, Sentence
 
@@ -42,6 +43,7 @@ templates = Jinja2Blocks(
 templates.env.globals["static"] = static_url
 templates.env.globals["htmx_path"] = htmx_path
 templates.env.globals["levels"] = tuple(Level)  # the new-match chooser offers each, in order
+templates.env.globals.update(knock_limit=KNOCK_LIMIT, target_score=TARGET_SCORE)  # the rules' numbers, in words
 
 
 # Remembered renderings. A table draws dozens of cards per request (the hand, the piles, the

@@ -65,7 +65,7 @@
   function knock() {
     if (press("#act-knock")) return;
     if (!selected()) note("Choose the card to knock with first (arrow keys), then press K.");
-    else note("No knock with that card: Knock appears when your discard leaves 10 deadwood or less.");
+    else note("No knock with that card: Knock appears when your discard leaves " + table().getAttribute("data-knock-limit") + " deadwood or less.");
   }
 
   var LETTERS = {
