@@ -1,8 +1,9 @@
 """A hint for the person: the draw and the discard the Hard player would choose, and why, in one line.
 
 Built from the person's ``PlayerView`` only, like every decision of the computer, so a hint
-cannot reveal a hidden card. Sentences are tuples of words and cards, so the web table can
-draw cards as glyphs and read them out by name; ``Hint.text`` gives plain text.
+cannot reveal a hidden card. Its sentences are ``app.words`` sentences, like the table's
+narration: tuples of words and cards, drawn as glyphs and read out by name; ``Hint.text``
+gives plain text.
 
 >>> import random
 >>> from app.engine import new_match, view
@@ -19,15 +20,10 @@ from dataclasses import dataclass, replace
 
 from app.ai.knowledge import from_view
 from app.ai.players import HARD, decide
-from app.engine import KNOCK_LIMIT, Action, ActionKind, Card, Event, Phase, PlayerView, arrange, deadwood
+from app.engine import KNOCK_LIMIT, Action, ActionKind, Card, Event, MeldKind, Phase, PlayerView, arrange, deadwood
+from app.words import Sentence, capital, card_list, join_clauses, plain
 
-__all__ = ["Hint", "NoHint", "Part", "Sentence", "hint"]
-
-Part = str | Card
-Sentence = tuple[Part, ...]
-
-_TAKES = (ActionKind.TAKE_UPCARD, ActionKind.TAKE_DISCARD)
-_THROWS = (ActionKind.DISCARD, ActionKind.KNOCK)
+__all__ = ["Hint", "NoHint", "hint"]
 
 
 class NoHint(ValueError):
@@ -57,10 +53,6 @@ class Hint:
         return plain(self.advice) + " " + plain(self.reason)
 
 
-def plain(sentence: Sentence) -> str:
-    return "".join(p.label if isinstance(p, Card) else p for p in sentence)
-
-
 def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
     """The Hard player's choice for ``view``'s player; ``NoHint`` when there is no draw or discard to make.
 
@@ -68,7 +60,7 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
     asking twice gives the same hint.
     """
     kinds = {a.kind for a in view.legal_actions}
-    if view.phase not in (Phase.UPCARD, Phase.DRAW, Phase.DISCARD) or not view.my_turn:
+    if not view.phase.in_play or not view.my_turn:
         raise NoHint("There is no move of yours to hint at right now.")
     rng = rng or random.Random(f"{view.fingerprint}.{len(view.log)}")
     knowledge = from_view(view)
@@ -77,7 +69,7 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
     top = view.discard_pile[-1] if view.discard_pile else None
     if view.phase is Phase.DISCARD:
         return _discard_hint(view, action, hand)
-    if action.kind in _TAKES and top is not None:
+    if action.kind.takes_pile and top is not None:
         # Then the discard after taking it: the same decision on the hand as it would be.
         after = replace(
             knowledge, hand=knowledge.hand | top.bit, pile=knowledge.pile[:-1], phase=Phase.DISCARD, taken=top.bit
@@ -86,11 +78,13 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
         held = (*hand, top)
         assert then.card is not None
         advice: Sentence = ("Take ", top, ", then ", *_throw_words(then), ".")
-        reason = _join(_take_reason(top, hand, then.card), *_discard_clauses(view, then, held, with_knock=False)[:2])
+        reason = join_clauses(
+            _take_reason(top, hand, then.card), *_discard_clauses(view, then, held, with_knock=False)[:2]
+        )
         return Hint(action, then, advice, reason)
     if action.kind is ActionKind.PASS:
         assert top is not None
-        return Hint(action, None, ("Pass ", top, "."), _join(_why_not_take(top, hand)))
+        return Hint(action, None, ("Pass ", top, "."), join_clauses(_why_not_take(top, hand)))
     # Draw from the stock: the pile card isn't worth it, or both passed the upcard (R8).
     why_not: Sentence = ("the stock is the only draw now",)
     if ActionKind.TAKE_DISCARD in kinds and top is not None:
@@ -100,14 +94,14 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
     assert planned.card is not None
     then = Action(ActionKind.DISCARD, planned.card)
     advice = ("Draw from the stock; if the new card doesn't fit, discard ", planned.card, ".")
-    reason = _join(why_not, _loose_words(planned.card, hand))
+    reason = join_clauses(why_not, _loose_words(planned.card, hand))
     return Hint(action, then, advice, reason)
 
 
 def _discard_hint(view: PlayerView, action: Action, hand: tuple[Card, ...]) -> Hint:
     assert action.card is not None
-    advice: Sentence = (*_capital(_throw_words(action)), ".")
-    return Hint(None, action, advice, _join(*_discard_clauses(view, action, hand, with_knock=True)[:3]))
+    advice: Sentence = (*capital(_throw_words(action)), ".")
+    return Hint(None, action, advice, join_clauses(*_discard_clauses(view, action, hand, with_knock=True)[:3]))
 
 
 def _throw_words(action: Action) -> Sentence:
@@ -117,44 +111,23 @@ def _throw_words(action: Action) -> Sentence:
     return ("discard ", action.card)
 
 
-def _capital(parts: Sentence) -> Sentence:
-    first = parts[0]
-    assert isinstance(first, str)
-    return (first[:1].upper() + first[1:], *parts[1:])
-
-
-def _join(*clauses: Sentence) -> Sentence:
-    """Clauses as one sentence: joined by semicolons, capitalised, with a full stop."""
-    parts: list[Part] = []
-    for clause in clauses:
-        if clause:
-            parts.extend(("; ", *clause) if parts else clause)
-    if not parts:
-        return ()
-    return (*(_capital(tuple(parts)) if isinstance(parts[0], str) else parts), ".")
-
-
-def _kind_of(meld: tuple[Card, ...]) -> str:
-    return "set" if len({c.rank for c in meld}) == 1 else "run"
-
-
-def _meld_with(card: Card, cards: tuple[Card, ...]) -> tuple[str, tuple[Card, ...]] | None:
+def _meld_with(card: Card, cards: tuple[Card, ...]) -> tuple[MeldKind, tuple[Card, ...]] | None:
     """The meld ``card`` sits in when ``cards`` are arranged for least deadwood, with its other cards."""
     for meld in arrange(cards).melds:
         if card in meld:
-            return _kind_of(meld), tuple(c for c in meld if c is not card)
+            return meld.kind, tuple(c for c in meld if c is not card)
     return None
 
 
-def _partner(card: Card, cards: tuple[Card, ...]) -> tuple[str, Card] | None:
+def _partner(card: Card, cards: tuple[Card, ...]) -> tuple[MeldKind, Card] | None:
     """A loose card that ``card`` would pair with towards a meld: same rank, or same suit a rank or two away."""
     loose = arrange(cards).deadwood_cards
     for other in loose:
         if other.suit == card.suit and 1 <= abs(other.rank - card.rank) <= 2:
-            return "run", other
+            return MeldKind.RUN, other
     for other in loose:
         if other.rank == card.rank and other is not card:
-            return "set", other
+            return MeldKind.SET, other
     return None
 
 
@@ -164,7 +137,7 @@ def _take_reason(top: Card, hand: tuple[Card, ...], then: Card) -> Sentence:
     if meld is not None:
         kind, others = meld
         verb = "adds to your " if len(others) >= 3 else "makes a "
-        return (top, f" {verb}{kind} with ", *_cards(others))
+        return (top, f" {verb}{kind} with ", *card_list(others))
     partner = _partner(top, kept)
     if partner is not None:
         kind, other = partner
@@ -177,15 +150,6 @@ def _why_not_take(top: Card, hand: tuple[Card, ...]) -> Sentence:
         return (top, " doesn't fit your hand")
     # It fits, but the Hard player reckons an unseen card is likely to do more, and taking it shows the computer.
     return (top, " helps too little to show the computer you want it")
-
-
-def _cards(cards: tuple[Card, ...]) -> Sentence:
-    out: list[Part] = []
-    for c in sorted(cards, key=lambda c: (c.rank, c.suit)):
-        if out:
-            out.append(" ")
-        out.append(c)
-    return tuple(out)
 
 
 def _discard_clauses(view: PlayerView, action: Action, hand: tuple[Card, ...], *, with_knock: bool) -> list[Sentence]:
@@ -226,19 +190,19 @@ def _loose_words(card: Card, hand: tuple[Card, ...]) -> Sentence:
 def _kept_partial(card: Card, hand: tuple[Card, ...], kept: tuple[Card, ...]) -> Sentence:
     """A pair the discard spares ("keeps 7♥ 8♥ for a run"), preferring one with a card worth more than the discard."""
     loose = arrange(kept).deadwood_cards
-    pairs: list[tuple[int, str, Card, Card]] = []
+    pairs: list[tuple[int, MeldKind, Card, Card]] = []
     for i, a in enumerate(loose):
         for b in loose[i + 1 :]:
             if a.suit == b.suit and 1 <= abs(a.rank - b.rank) <= 2:
-                pairs.append((max(a.value, b.value), "run", a, b))
+                pairs.append((max(a.value, b.value), MeldKind.RUN, a, b))
             elif a.rank == b.rank:
-                pairs.append((max(a.value, b.value), "set", a, b))
+                pairs.append((max(a.value, b.value), MeldKind.SET, a, b))
     if not pairs:
         return ()
     # A pair holding a card worth at least the discard is the one that explains the choice.
-    pairs.sort(key=lambda p: (p[0] >= card.value, p[1] == "run", p[0]), reverse=True)
+    pairs.sort(key=lambda p: (p[0] >= card.value, p[1] is MeldKind.RUN, p[0]), reverse=True)
     _, kind, a, b = pairs[0]
-    return ("keeps ", *_cards((a, b)), f" for a {kind}")
+    return ("keeps ", *card_list((a, b)), f" for a {kind}")
 
 
 def _evidence(view: PlayerView, card: Card) -> Sentence:
@@ -256,13 +220,13 @@ def _evidence(view: PlayerView, card: Card) -> Sentence:
                 declined, verb = e.card, "passed"
             elif e.kind is ActionKind.DRAW_STOCK and top is not None:
                 declined, verb = top, "passed"
-            elif e.kind in _THROWS:
+            elif e.kind.throws:
                 declined, verb = e.card, "threw"
         if declined is not None and declined is not card and _related(declined, card):
             found = (i, verb, declined)
-        if e.kind in _THROWS or e.kind is ActionKind.PASS:
+        if e.kind.throws or e.kind is ActionKind.PASS:
             top = e.card
-        elif e.kind in _TAKES:
+        elif e.kind.takes_pile:
             top = None
     if found is None:
         return ()

@@ -25,7 +25,17 @@ from app.engine.rules import (
     legal_actions,
     new_match,
 )
-from app.engine.settle import GIN_BONUS, KNOCK_LIMIT, UNDERCUT_BONUS, HandKind, HandResult, Side, score, settle
+from app.engine.settle import (
+    GIN_BONUS,
+    KNOCK_LIMIT,
+    UNDERCUT_BONUS,
+    HandKind,
+    HandResult,
+    Side,
+    knock_kind,
+    score,
+    settle,
+)
 from app.engine.state import (
     SEATS,
     TARGET_SCORE,
@@ -80,6 +90,7 @@ __all__ = [
     "best_discard_deadwood",
     "deadwood",
     "discard_deadwoods",
+    "knock_kind",
     "legal_actions",
     "masks",
     "new_match",

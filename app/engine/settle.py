@@ -149,13 +149,22 @@ def best_defence(knocker_melds: Sequence[int], defender: int) -> tuple[int, int]
     return best
 
 
+def knock_kind(kept_deadwood: int) -> HandKind:
+    """What a knock keeping this much deadwood is, before the defender shows: Gin at 0 (R11), else a knock.
+
+    >>> knock_kind(0), knock_kind(7)
+    (<HandKind.GIN: 'gin'>, <HandKind.KNOCK: 'knock'>)
+    """
+    return HandKind.GIN if kept_deadwood == 0 else HandKind.KNOCK
+
+
 def score(knocker_dw: int, defender_dw: int) -> tuple[HandKind, Side, int]:
     """How a knock ends, who scores and how much, from both deadwoods after layoffs (R16–R19).
 
     >>> [(str(kind), str(side), points) for kind, side, points in (score(0, 12), score(4, 9), score(6, 6))]
     [('gin', 'knocker', 37), ('knock', 'knocker', 5), ('undercut', 'defender', 25)]
     """
-    if knocker_dw == 0:
+    if knock_kind(knocker_dw) is HandKind.GIN:
         return HandKind.GIN, Side.KNOCKER, GIN_BONUS + defender_dw  # R17
     if knocker_dw < defender_dw:
         return HandKind.KNOCK, Side.KNOCKER, defender_dw - knocker_dw  # R18

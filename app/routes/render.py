@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import Request, Response
 
 from app.ai import Level
 from app.engine import view
 from app.routes.deps import Current
-from app.web import HUMAN, seal_save, spoken, stamp, table
-from app.web.aids import aids
+from app.web import HUMAN, ChooserView, TableView, seal_save, stamp, table_view
 from app.web.templating import templates
 
 __all__ = ["is_htmx", "render_chooser", "render_loading", "render_table"]
@@ -24,14 +21,12 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def _render(request: Request, context: dict[str, Any], status_code: int) -> Response:
+def _render(request: Request, shown: TableView | ChooserView, status_code: int) -> Response:
     partial = is_htmx(request)
-    context["oob"] = partial
-    context.setdefault("announce", ())
     response = templates.TemplateResponse(
         request,
         TABLE_TEMPLATE,
-        context,
+        {"t": shown, "oob": partial},
         status_code=status_code,
         block_names=_SWAPPED_BLOCKS if partial else [],
     )
@@ -43,7 +38,7 @@ def _render(request: Request, context: dict[str, Any], status_code: int) -> Resp
 
 def render_loading(request: Request) -> Response:
     """The first page: an empty table that asks for the saved game as soon as the script can read it."""
-    return _render(request, {"screen": "loading"}, 200)
+    return _render(request, ChooserView(screen="loading"), 200)
 
 
 def render_chooser(
@@ -55,14 +50,7 @@ def render_chooser(
     level: Level = Level.NORMAL,
 ) -> Response:
     """The new-match screen: pick a level; with a message when something went wrong."""
-    context = {
-        "screen": "chooser",
-        "message": message,
-        "can_resume": can_resume,
-        "level": level.value,
-        "announce": (message,) if message else (),
-    }
-    return _render(request, context, status_code)
+    return _render(request, ChooserView(level, message, can_resume), status_code)
 
 
 def render_table(
@@ -78,28 +66,19 @@ def render_table(
 
     ``with_hint`` adds the Hard player's suggestion (the person asked for a hint).
     """
-    seen = view(game.state, HUMAN)
-    shown = table(
-        seen, game.saved.level, selected=game.posted.selected, sort=game.posted.sort, announce_from=announce_from
+    shown = table_view(
+        view(game.state, HUMAN),
+        game.saved.level,
+        match_id=game.saved.match_id,
+        token=seal_save(game.sealer, game.saved),
+        at=stamp(game.state),
+        selected=game.posted.selected,
+        sort=game.posted.sort,
+        announce_from=announce_from,
+        with_hint=with_hint,
+        message=message,
     )
-    # On a result screen reached by the computer's move, that move is shown first (motion), then the result.
-    last_move = shown.log[0] if shown.log and shown.log[0][0] == "The computer" else ()
-    extra = aids(seen, game.saved.match_id, announce_from=announce_from, with_hint=with_hint, last_move=last_move)
-    announce = [spoken(s) for s in shown.announce]
-    if extra.hint is not None:
-        announce.append(spoken(extra.hint.advice) + " " + spoken(extra.hint.reason))
-    if message:
-        announce.insert(0, message)
-    context = {
-        "screen": "table",
-        "t": shown,
-        "aids": extra,
-        "token": seal_save(game.sealer, game.saved),
-        "at": stamp(game.state),
-        "message": message,
-        "announce": announce,
-    }
-    response = _render(request, context, status_code)
+    response = _render(request, shown, status_code)
     if announce_from == 0 or (announce_from is not None and not shown.in_play):
         # A new hand or a hand's result: show it from the top (a phone is scrolled down to the hand).
         response.headers["HX-Reswap"] = "outerHTML show:window:top"

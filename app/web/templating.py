@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,8 @@ from markupsafe import Markup, escape
 from app.ai import Level
 from app.engine import KNOCK_LIMIT, TARGET_SCORE
 from app.security import STATIC_DIR, static_url
-from app.web.presenters import FACES, CardFace, HandCard, Sentence
+from app.web.table import FACES, CardFace, HandCard
+from app.words import Sentence
 
 __all__ = ["STATIC_DIR", "TEMPLATES_DIR", "htmx_path", "templates"]
 
@@ -52,24 +52,27 @@ templates.env.globals.update(knock_limit=KNOCK_LIMIT, target_score=TARGET_SCORE)
 _macros: Any = templates.env.get_template("_macros.html").module  # its macros, as attributes
 
 
-def _rendered_once_per_card(macro_name: str) -> Callable[[CardFace], Markup]:
+def _rendered_once_per_card(macro_name: str) -> dict[str, Markup]:
     macro = getattr(_macros, macro_name)
-    rendered = {f.code: Markup(macro(f)) for f in FACES}
-    return lambda f: rendered[f.code]
+    return {f.code: Markup(macro(f)) for f in FACES}
 
 
-card_face = _rendered_once_per_card("card_face")
-inline_card = _rendered_once_per_card("inline_card")
+_CARD_FACES = _rendered_once_per_card("card_face")
+_INLINE_CARDS = _rendered_once_per_card("inline_card")
+
+
+def card_face(f: CardFace) -> Markup:
+    return _CARD_FACES[f.code]
 
 
 @lru_cache(maxsize=4096)  # 52 cards in a few dozen states each: every player's hands share these
-def hand_card(card: HandCard, arriving: bool, hinted: bool) -> Markup:
-    return Markup(_macros.hand_card(card, arriving, hinted))
+def hand_card(card: HandCard) -> Markup:
+    return Markup(_macros.hand_card(card))
 
 
 def say(sentence: Sentence) -> Markup:
     """A sentence for the page: its words escaped, its cards as ``inline_card`` draws them."""
-    return Markup("".join(inline_card(part) if isinstance(part, CardFace) else escape(part) for part in sentence))
+    return Markup("".join(escape(part) if isinstance(part, str) else _INLINE_CARDS[part.code] for part in sentence))
 
 
 templates.env.globals.update(card_face=card_face, hand_card=hand_card, say=say)

@@ -7,8 +7,9 @@ import random
 import pytest
 
 from app.ai import Level, choose
-from app.ai.hint import Hint, NoHint, hint, plain
+from app.ai.hint import Hint, NoHint, hint
 from app.engine import Action, ActionKind, Card, Event, Phase, PlayerView, legal_actions, view
+from app.words import plain
 from tests.ai.conftest import states
 from tests.browser.positions import position
 

@@ -1,8 +1,8 @@
 """What the table adds for trust and comfort: the fair-deal check, the statistics record, the hint, and motion.
 
-Like ``presenters``, everything here is derived from the person's ``PlayerView``: the deal's
-deck and salt only once the view reveals them (at the end of a hand), the computer's stock
-draws without their cards, the hint from ``app.ai.hint`` on the same view.
+Everything here is derived from the person's ``PlayerView``: the deal's deck and salt only once
+the view reveals them (at the end of a hand), the computer's stock draws without their cards,
+the hint from ``app.ai.hint`` on the same view.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.ai.hint import Hint, NoHint, hint
-from app.ai.hint import Sentence as HintSentence
-from app.engine import ActionKind, Event, Phase, PlayerView
+from app.engine import ActionKind, Phase, PlayerView
 from app.web.flow import COMPUTER, HUMAN
-from app.web.presenters import CardFace, Sentence, face
+from app.web.table.faces import CardFace, face
+from app.words import Sentence
 
-__all__ = ["Aids", "HintView", "Motion", "aids", "hint_view"]
+__all__ = ["DealCheck", "HintView", "Motion", "deal_check", "hint_view", "motion", "record"]
 
 _WHO = {HUMAN: "you", COMPUTER: "computer"}
 
@@ -51,15 +51,13 @@ class Motion:
 
 
 @dataclass(frozen=True, slots=True)
-class Aids:
+class DealCheck:
+    """The fair deal (docs/rules.md): the fingerprint shown at the deal, the deck and salt once it is over."""
+
     match_id: str
     hand_key: str  # "<match id>:<hand number>": one key per hand, for the fingerprint and the statistics
     fingerprint: str
     commitment: str | None  # the deck order and salt, "As 7d … Kc 1f2e…", once the hand is over
-    record: dict[str, Any] | None  # the finished hand (and match) for the browser's statistics
-    hint: HintView | None
-    can_hint: bool  # the person has a draw or a discard to make
-    motion: Motion
 
 
 def hint_view(view: PlayerView) -> HintView | None:
@@ -68,7 +66,7 @@ def hint_view(view: PlayerView) -> HintView | None:
         h = hint(view)
     except NoHint:
         return None
-    return HintView(_faces(h.advice), _faces(h.reason), str(h.card) if h.card else None, _pile(h))
+    return HintView(h.advice, h.reason, h.card.code if h.card else None, _pile(h))
 
 
 def _pile(h: Hint) -> str | None:
@@ -81,38 +79,23 @@ def _pile(h: Hint) -> str | None:
     return None
 
 
-def _faces(sentence: HintSentence) -> Sentence:
-    return tuple(p if isinstance(p, str) else face(p) for p in sentence)
-
-
-def aids(
-    view: PlayerView,
-    match_id: str,
-    *,
-    announce_from: int | None = None,
-    with_hint: bool = False,
-    last_move: Sentence = (),
-) -> Aids:
-    over = view.phase.over
+def deal_check(view: PlayerView, match_id: str) -> DealCheck:
     deal = view.revealed_deal
-    return Aids(
+    return DealCheck(
         match_id=match_id,
         hand_key=f"{match_id}:{view.hand_number}",
         fingerprint=view.fingerprint,
-        commitment=deal.commitment_text if over and deal is not None else None,
-        record=_record(view, match_id) if over else None,
-        hint=hint_view(view) if with_hint and not over else None,
-        can_hint=view.my_turn and view.phase.in_play,
-        motion=_motion(view, announce_from, last_move if over else ()),
+        commitment=deal.commitment_text if view.phase.over and deal is not None else None,
     )
 
 
-def _record(view: PlayerView, match_id: str) -> dict[str, Any] | None:
+def record(view: PlayerView, match_id: str) -> dict[str, Any] | None:
+    """The finished hand (and match) for the browser's statistics; ``None`` while a hand is played."""
     last = view.last_hand
-    if last is None:
+    if last is None or not view.phase.over:
         return None
     result = last.result
-    record: dict[str, Any] = {
+    entry: dict[str, Any] = {
         "key": f"{match_id}:{last.number}",
         "kind": last.kind.value,
         "knocker": _WHO.get(last.knocker) if last.knocker is not None else None,
@@ -122,19 +105,19 @@ def _record(view: PlayerView, match_id: str) -> dict[str, Any] | None:
         "match": None,
     }
     if view.phase is Phase.MATCH_OVER and view.winner is not None:
-        record["match"] = {
+        entry["match"] = {
             "key": match_id,
             "winner": _WHO[view.winner],
             "you": view.scores[HUMAN],
             "computer": view.scores[COMPUTER],
         }
-    return record
+    return entry
 
 
-def _motion(view: PlayerView, announce_from: int | None, last_move: Sentence) -> Motion:
+def motion(view: PlayerView, announce_from: int | None, last_move: Sentence) -> Motion:
+    """The moves since ``announce_from`` (this hand's log index), in the order the page animates them."""
     if announce_from is None:
         return Motion()
-    events: list[Event] = list(view.log[announce_from:])
     if view.phase.over:
         return Motion(last_move=last_move)
     you_threw: CardFace | None = None
@@ -142,7 +125,7 @@ def _motion(view: PlayerView, announce_from: int | None, last_move: Sentence) ->
     cpu_took: CardFace | None = None
     cpu_drew = cpu_threw = False
     you_drew: str | None = None
-    for e in events:
+    for e in view.log[announce_from:]:
         if e.player == HUMAN:
             if e.kind is ActionKind.DISCARD and e.card is not None:
                 you_threw = face(e.card)
@@ -153,7 +136,7 @@ def _motion(view: PlayerView, announce_from: int | None, last_move: Sentence) ->
         elif e.kind is ActionKind.DRAW_STOCK:
             cpu_drew = True
         elif e.kind.takes_pile and e.card is not None:
-            if you_threw is not None and str(e.card) == you_threw.code:
+            if you_threw is not None and e.card.code == you_threw.code:
                 you_threw_taken = True
             else:
                 cpu_took = face(e.card)
