@@ -42,9 +42,27 @@ def test_hadolint_finds_no_warning() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_both_stages_build_on_one_base_whose_default_is_an_exact_release() -> None:
+    text = DOCKERFILE.read_text(encoding="utf-8")
+    [default] = re.findall(r"^ARG PYTHON_IMAGE=(\S+)$", text, re.MULTILINE)
+    # An exact patch release (a digest may follow), never a moving tag such as python:3.11-slim.
+    assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm(@sha256:[0-9a-f]{64})?", default), default
+    assert re.findall(r"^FROM (\S+)", text, re.MULTILINE) == ["${PYTHON_IMAGE}", "${PYTHON_IMAGE}"]
+
+
+def test_the_image_installs_only_the_hashed_lock() -> None:
+    text = DOCKERFILE.read_text(encoding="utf-8")
+    installs = re.findall(r"pip install ([^&\n]*)", text)
+    assert installs, "no pip install in the Dockerfile"
+    for arguments in installs:
+        # Either the lock, hash-checked, or the game itself with no dependency resolution.
+        assert "--require-hashes" in arguments or "--no-deps" in arguments, arguments
+    assert "-r requirements/runtime.txt" in text
+
+
 def test_image_runs_the_game_as_a_non_root_user_with_a_data_volume() -> None:
     stage = final_stage()
-    assert stage.startswith("python:3.11-slim")
+    assert stage.startswith("${PYTHON_IMAGE}")
     [user] = re.findall(r"^USER (\S+)$", stage, re.MULTILINE)
     assert user.split(":")[0] not in {"root", "0"}
     assert re.search(r"^VOLUME /data$", stage, re.MULTILINE)
@@ -56,7 +74,7 @@ def test_image_runs_the_game_as_a_non_root_user_with_a_data_volume() -> None:
 
 def test_dockerignore_lets_the_copied_sources_through() -> None:
     patterns = (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
-    for copied in ("pyproject.toml", "README.md", "app"):
+    for copied in ("pyproject.toml", "README.md", "app", "requirements/runtime.txt", "requirements/build.txt"):
         assert f"!{copied}" in patterns
 
 
