@@ -7,6 +7,7 @@ import sys
 import uvicorn
 from pydantic import ValidationError
 
+from app.logs import log_config
 from app.settings import get_settings
 from app.startup import StartupError, open_sealer, settings_problem
 
@@ -36,6 +37,7 @@ def main() -> None:
         port=settings.port,
         workers=settings.workers,
         server_header=False,
+        log_config=log_config(),
     )
 
 

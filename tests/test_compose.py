@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml  # type: ignore[import-untyped]
+
+from tests.ci import required_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = ROOT / "compose.yaml"
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in {"", "0", "false", "no"}
 
 
 def compose() -> dict[str, Any]:
@@ -26,12 +21,7 @@ def compose() -> dict[str, Any]:
 
 def test_docker_compose_accepts_the_file_with_every_profile() -> None:
     # Debian 12's docker-compose (1.29) checks the file against the Compose specification.
-    tool = shutil.which("docker-compose")
-    if tool is None:
-        reason = "docker-compose is missing: apt-get install docker-compose"
-        if in_ci():
-            pytest.fail(f"{reason} (CI is set, so this check may not skip)", pytrace=False)
-        pytest.skip(reason)
+    tool = required_tool("docker-compose", "apt-get install docker-compose")
     for profiles in ([], ["--profile", "proxy", "--profile", "replicas"]):
         result = subprocess.run(
             [tool, "--project-directory", str(ROOT), "-f", str(COMPOSE), *profiles, "config", "--quiet"],

@@ -16,6 +16,7 @@ import pytest
 from tests.browser.live import serve
 from tests.browser.positions import KeyedServer
 from tests.browser.positions import keyed_server as serve_keyed
+from tests.ci import in_ci
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
@@ -33,10 +34,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(pytest.mark.browser)
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in {"", "0", "false", "no"}
 
 
 @pytest.fixture(scope="session")

@@ -139,6 +139,11 @@ def test_a_container_serves_plays_restarts_keeps_its_key_and_stops_promptly(
             moves += 1
         assert moves >= 1, "the new match had no move to play"
 
+    # The log has the game's requests but not the health probes that made it healthy.
+    logs = docker("logs", container)
+    assert '"POST /game/new HTTP/1.1" 200' in logs.stdout
+    assert "/healthz" not in logs.stdout + logs.stderr
+
     before = str(inspect(docker, container)["StartedAt"])
     started = time.monotonic()
     docker("restart", "--time", "10", container, timeout=60)

@@ -6,25 +6,17 @@ error count is asserted here, since speed on a shared CI machine says little.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from benchmarks.load import describe, run
-from tests.hardening.conftest import in_ci
+from tests.ci import required_tool
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 def wrk() -> str:
-    found = shutil.which("wrk")
-    if found is None:
-        reason = "wrk is not installed (apt-get install wrk)"
-        if in_ci():
-            pytest.fail(f"{reason}; CI is set, so the load test may not skip", pytrace=False)
-        pytest.skip(reason)
-    return found
+    return required_tool("wrk", "apt-get install wrk")
 
 
 def test_ten_seconds_of_load_without_a_single_error(wrk: str, capsys: pytest.CaptureFixture[str]) -> None:
