@@ -205,7 +205,7 @@ def test_cards_move_to_their_places_and_the_computers_move_shows_before_the_resu
         seat.press(seat.card("king of clubs"))
         seat.press(seat.button("Discard"))
         expect(seat.page.locator(".last-move")).to_contain_text("The computer drew from the stock and went Gin")
-        headline = seat.page.locator(".result h2")
+        headline = seat.page.locator(".result .result-head")  # the headline and the score line
         expect(headline).to_have_css("animation-name", "settle-in")
         assert float(headline.evaluate("e => parseFloat(getComputedStyle(e).animationDelay)")) >= 0.5
         seat.page.context.close()
@@ -304,7 +304,8 @@ def test_the_deal_is_verified_at_the_end_of_the_hand(seat: Seat) -> None:
     status = seat.page.locator("#deal-status")
     expect(status).to_contain_text(f"Deal verified: the deck and salt revealed now give the fingerprint {shown}")
     expect(status).to_have_attribute("data-verdict", "verified")
-    seat.page.get_by_text("Check this deal yourself").click()
+    expect(seat.page.locator("#deal-verdict")).to_have_text("Deal verified ✓")
+    seat.page.get_by_text("Deal verified ✓").click()
     expect(seat.page.locator(".deal-command")).to_contain_text("| sha256sum")
 
 
@@ -323,7 +324,8 @@ def test_a_deal_that_differs_from_its_fingerprint_is_reported_plainly(seat: Seat
     expect(status).to_contain_text("Deal check failed")
     expect(status).to_contain_text("but this hand was dealt under ffffffffffffffff")
     expect(status).to_have_attribute("data-verdict", "failed")
-    expect(seat.page.locator(".deal-proof")).to_have_attribute("open", "")
+    expect(seat.page.locator("#deal-verdict")).to_have_text("Deal check failed ✗")
+    expect(seat.page.locator("#deal-check")).to_have_attribute("open", "")
 
 
 # ---- Statistics ----

@@ -74,7 +74,7 @@ def test_an_undercut_against_the_person_says_so(player: Player) -> None:
     knock_with(player, "2s 3s 4s 7c 7d 7h 9h 9c 9d 8c Kd", "Ah Ad Ac 5h 5d 5c Th Jh Qh 2d", "king of diamonds")
     page = player.page
     assert page is not None
-    assert "Undercut!" in page.spoken
+    assert "The computer undercut you!" in page.spoken  # the headline names who undercut whom
     assert "The computer scores 25 + 8 − 2 = 31." in page.spoken
     assert "You knocked with 8 deadwood, but the computer held 2: an undercut." in page.spoken
     assert "The computer undercut you" in page.spoken  # score sheet
@@ -106,7 +106,7 @@ def test_example_e1_the_person_undercuts_the_computer(player: Player, monkeypatc
     page = discard_king_of_diamonds_and_let_the_computer_knock(player, stock="Kc Qc Qd Qs 7c")
     assert player.state.phase is Phase.HAND_OVER
     assert "The computer drew from the stock and knocked, discarding king of clubs." in page.spoken
-    assert "Undercut! You score 25 + 6 − 3 = 28." in page.announced
+    assert "You undercut the computer! You score 25 + 6 − 3 = 28." in page.announced
     assert "The computer knocked with 6 deadwood, but you held 3: an undercut." in page.spoken
     assert "You undercut the computer" in page.spoken
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.engine import Action, ActionKind, Card, GameState, Phase, discard_deadwoods, legal_actions, view
+from tests.engine.states import make_state
 from tests.routes.conftest import Player
 from tests.routes.page import Page
 
@@ -180,11 +181,21 @@ def test_the_computer_replies_in_the_same_request_and_the_log_says_what_it_did(p
 def test_sorting_by_suit_is_a_view_choice_not_a_move(player: Player) -> None:
     page = player.new_match()
     before = player.state
-    player.sort = "suit"
-    page = player.press(page.named("Sort by suit"))
+    player.sort = "suit"  # what the page's script posts once "by suit" is chosen in the Sort menu
+    page = player.post("/game/show", **page.root_vals)
     assert player.state == before
-    assert page.named("Sort by suit").attrs["aria-pressed"] == "true"
+    assert '<option value="suit" selected>' in page.html
     order = [b.id.removeprefix("card-") for b in page.cards]
     suits = [Card.parse(code).suit for code in order]
     # Grouped by suit: each suit's cards sit together.
     assert all(suits.index(s) + suits.count(s) - 1 == max(i for i, x in enumerate(suits) if x == s) for s in suits)
+
+
+def test_sorting_melds_first_puts_runs_in_order_then_sets_then_deadwood_by_value(player: Player) -> None:
+    # R5/R6: the best arrangement is A-2-3♠, 7-8-9♥ and the fives; 4♦ and K♣ are deadwood.
+    state = make_state("Kc 5d 9h 4d As 5c 7h 3s 5s 8h 2s", "Kd Qc Jc 9c 7c 6d 2h Qh Ks Js", "Tc", phase=Phase.DISCARD)
+    player.sort = "melds"
+    page = player.load(state)
+    order = [b.id.removeprefix("card-") for b in page.cards]
+    assert order == ["As", "2s", "3s", "7h", "8h", "9h", "5s", "5c", "5d", "4d", "Kc"]
+    assert '<option value="melds" selected>' in page.html

@@ -45,14 +45,22 @@
     region.appendChild(line);
   }
 
+  // The result shows the verdict in a few words; the sentence and the proof open from it.
+  var VERDICTS = { verified: "Deal verified ✓", failed: "Deal check failed ✗", unknown: "Deal not confirmed" };
+
   function report(text, verdict) {
     var status = document.getElementById("deal-status");
     if (!status) return;
     status.textContent = text;
     status.className = "deal-status " + verdict;
     status.setAttribute("data-verdict", verdict);
+    var short = document.getElementById("deal-verdict");
+    if (short) {
+      short.textContent = VERDICTS[verdict];
+      short.className = "deal-verdict " + verdict;
+    }
     if (verdict !== "verified") {
-      var proof = document.querySelector("#deal-check details");
+      var proof = document.getElementById("deal-check");
       if (proof) proof.open = true;
     }
     announce(text);

@@ -28,7 +28,8 @@
   }
 
   document.addEventListener("htmx:configRequest", function (event) {
-    var sort = event.detail.elt.getAttribute("data-sort");
+    var elt = event.detail.elt;
+    var sort = elt.getAttribute("data-sort") || (elt.name === "sort" ? elt.value : null);
     if (sort) write(SORT, sort);
     event.detail.parameters.token = read(SAVE) || "";
     event.detail.parameters.sort = read(SORT) || "rank";

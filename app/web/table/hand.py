@@ -21,6 +21,7 @@ class Sort(StrEnum):
 
     RANK = "rank"
     SUIT = "suit"
+    MELDS = "melds"  # the best arrangement's runs (in order), then its sets, then the deadwood by value
 
     @classmethod
     def read(cls, text: str) -> Sort:
@@ -76,10 +77,24 @@ class HandCard:
         return " ".join(classes)
 
 
-def _sort_key(sort: Sort) -> Callable[[Card], tuple[int, int]]:
+def _sort_key(sort: Sort, arrangement: Arrangement) -> Callable[[Card], tuple[int, ...]]:
     if sort is Sort.SUIT:
         return lambda c: (_SUIT_ORDER[c.suit], c.rank)
+    if sort is Sort.MELDS:
+        return _melds_first(arrangement)
     return lambda c: (c.rank, _SUIT_ORDER[c.suit])
+
+
+def _melds_first(arrangement: Arrangement) -> Callable[[Card], tuple[int, ...]]:
+    """The current best arrangement's runs, lowest first, each in rank order; then its sets; then the
+    deadwood by its value (R4), low to high."""
+    runs = sorted((m for m in arrangement.melds if m.kind is MeldKind.RUN), key=lambda m: min(c.rank for c in m))
+    sets = sorted((m for m in arrangement.melds if m.kind is MeldKind.SET), key=lambda m: min(c.rank for c in m))
+    place: dict[Card, tuple[int, ...]] = {}
+    for number, meld in enumerate(runs + sets):
+        for c in meld:
+            place[c] = (0, number, c.rank, _SUIT_ORDER[c.suit])
+    return lambda c: place.get(c, (1, c.value, c.rank, _SUIT_ORDER[c.suit]))
 
 
 def hand_cards(
@@ -100,7 +115,7 @@ def hand_cards(
     if view.phase is Phase.DISCARD and view.log and view.log[-1].kind is ActionKind.DRAW_STOCK:
         fresh = view.log[-1].card
     cards = []
-    for c in sorted(view.hand, key=_sort_key(sort)):
+    for c in sorted(view.hand, key=_sort_key(sort, arrangement)):
         is_fresh, is_taken = c is fresh, c is view.taken_discard
         kind, group = groups.get(c, (None, 0))
         cards.append(

@@ -158,7 +158,7 @@ def result_words(result: HandResult, knocker: Seat, scorer: Seat) -> ResultWords
         headline = "You knocked and won the hand." if knocker == HUMAN else "The computer knocked and won the hand."
         detail = f"{_SUBJECT[knocker]} knocked with {k_dw} deadwood; {_OBJECT[defender]} held {d_dw}{after}."
     else:
-        headline = "Undercut!"
+        headline = f"{_SUBJECT[defender]} undercut {_OBJECT[knocker]}!"
         tie = " the same" if d_dw == k_dw else ""
         detail = (
             f"{_SUBJECT[knocker]} knocked with {k_dw} deadwood, but {_OBJECT[defender]} held{tie} {d_dw}{after}: "

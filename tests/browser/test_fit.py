@@ -1,0 +1,155 @@
+"""Every screen fits: at six viewports, in every phase, the hand and the phase's controls need no scroll.
+
+Measured by bounding boxes in a real Chromium, with the page scrolled to the top as it is shown:
+the whole hand and the phase's primary controls inside the viewport, no sideways scroll, and
+every control at least 44×44 px (cards may overlap, each keeping a 44 px wide strip to tap).
+The same with the Large cards option.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, expect
+
+from tests.browser.positions import KeyedServer, drawing, knockable, match_point, upcard_offer
+from tests.browser.seat import Seat
+
+# width, height, a phone or tablet (touch) or not
+VIEWPORTS = {
+    "320x568": (320, 568, True),
+    "360x640": (360, 640, True),
+    "390x844": (390, 844, True),
+    "844x390": (844, 390, True),
+    "768x1024": (768, 1024, True),
+    "1280x900": (1280, 900, False),
+}
+TARGET = 44
+
+# One evaluation per screen: the viewport, the page's width, and the box of every control a finger
+# may need (hand cards apart: they may overlap, so each one's uncovered strip is what counts).
+MEASURE = """() => {
+  const visible = e => {
+    const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+    return r.width > 1 && r.height > 1 && s.visibility !== 'hidden' && !e.closest('.sr-only, [hidden]');
+  };
+  const box = e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; };
+  const name = e => (e.id ? '#' + e.id + ' ' : '') + e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 24);
+  const cards = [...document.querySelectorAll('#table .cards > li')].filter(visible);
+  const strips = cards.map((li, i) => {
+    const r = box(li), next = cards[i + 1] && box(cards[i + 1]);
+    // A later card in the same row covers this one from its left edge on.
+    const covered = next && Math.abs(next.y - r.y) < r.h / 2 && next.x > r.x ? next.x - r.x : r.w;
+    return {name: name(li), w: Math.min(r.w, covered), h: r.h};
+  });
+  const controls = [...document.querySelectorAll(
+      'header a, header summary, #table button, #table summary, #table a, #table label')]
+    .filter(e => visible(e) && !e.closest('#table .cards') && !e.closest('.display-panel'))
+    .map(e => ({name: name(e), ...box(e)}));
+  return {width: innerWidth, height: innerHeight, scrollWidth: document.documentElement.scrollWidth,
+          scrollY: scrollY, strips, controls};
+}"""
+
+
+@dataclass
+class Screen:
+    seat: Seat
+    label: str
+    width: int
+    height: int
+
+    def check(self, phase: str, primary: list[Locator], whole: list[Locator]) -> None:
+        """``primary`` controls and every element of ``whole`` lie inside the viewport; 44 px targets."""
+        page = self.seat.page
+        self.seat.wait_for_motion()
+        page.evaluate("window.scrollTo(0, 0)")
+        m: dict[str, Any] = page.evaluate(MEASURE)
+        where = f"{self.label} {phase}"
+        # A phone widens its layout viewport to a page that is too wide: that is a sideways scroll too.
+        assert m["scrollWidth"] <= self.width and m["width"] == self.width, (
+            f"{where}: the page is {m['scrollWidth']} px wide"
+        )
+        assert m["height"] == self.height
+        small = [c for c in m["controls"] if c["w"] < TARGET - 0.5 or c["h"] < TARGET - 0.5]
+        assert small == [], f"{where}: controls under {TARGET} px: {small}"
+        thin = [s for s in m["strips"] if s["w"] < TARGET - 0.5 or s["h"] < TARGET - 0.5]
+        assert thin == [], f"{where}: cards with less than a {TARGET} px strip to tap: {thin}"
+        cards = page.locator("#table .cards > li")
+        for element in [*primary, *whole, *(cards.nth(i) for i in range(cards.count()))]:
+            assert element.count() >= 1, f"{where}: missing {element}"
+            for i in range(element.count()):
+                b = element.nth(i).bounding_box()
+                assert b is not None, f"{where}: {element} is not shown"
+                inside = b["x"] >= -0.5 and b["y"] >= -0.5 and b["x"] + b["width"] <= m["width"] + 0.5
+                inside = inside and b["y"] + b["height"] <= m["height"] + 0.5
+                assert inside, f"{where}: {element} at {b} is outside the {m['width']}x{m['height']} viewport"
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def screen(request: pytest.FixtureRequest, browser: Browser, keyed_server: KeyedServer) -> Iterator[Screen]:
+    width, height, touch = VIEWPORTS[request.param]
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=touch,
+        has_touch=touch,
+        device_scale_factor=2 if touch else 1,
+        reduced_motion="reduce",
+    )
+    seat = Seat(context.new_page(), keyed_server, request.param)
+    yield Screen(seat, request.param, width, height)
+    context.close()
+    assert seat.problems == [], seat.problems
+
+
+def choose(seat: Seat, name: str) -> None:
+    """Select a card of the hand, as a tap does."""
+    card = seat.card(name)
+    card.click()
+    expect(seat.card(name)).to_have_accessible_name(re.compile(r"^[^,]+, selected"))
+    seat.settled()
+
+
+def large_cards(seat: Seat) -> None:
+    seat.page.goto(seat.base_url + "/rules")
+    seat.page.evaluate("localStorage.setItem('gin-rummy.prefs', JSON.stringify({cards: 'large'}))")
+
+
+def play_every_phase(screen: Screen, options: str = "") -> None:
+    seat = screen.seat
+    page = seat.page
+    hand = page.get_by_role("region", name="Your hand")
+
+    seat.load(upcard_offer())
+    screen.check(f"first upcard{options}", [seat.button("Take"), seat.button("Pass")], [hand])
+
+    seat.load(drawing())
+    stock = page.get_by_role("button", name=re.compile("^Stock"))
+    pile = page.get_by_role("button", name=re.compile("^Discard pile"))
+    screen.check(f"draw{options}", [stock, pile], [hand])
+
+    seat.load(knockable())
+    choose(seat, "king of clubs")
+    screen.check(f"discard{options}", [seat.button("Discard"), seat.button("Knock (4)")], [hand])
+
+    seat.press(seat.button("Knock (4)"))
+    result = page.locator(".result")
+    whole = [result.get_by_role("heading", level=2), result.locator(".score-line"), result.locator(".shown")]
+    screen.check(f"hand result{options}", [seat.button("Next hand")], whole)
+
+    seat.load(match_point())
+    choose(seat, "king of clubs")
+    seat.press(seat.button("Knock (4)"))
+    screen.check(f"match end{options}", [seat.button("New match")], [result.locator(".match-result")])
+
+
+def test_every_phase_fits_the_viewport(screen: Screen) -> None:
+    play_every_phase(screen)
+
+
+def test_every_phase_fits_the_viewport_with_large_cards(screen: Screen) -> None:
+    large_cards(screen.seat)
+    play_every_phase(screen, " (large cards)")
