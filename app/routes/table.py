@@ -53,7 +53,7 @@ async def choose_new_match(request: Request, game: OpenedGame) -> Response:
 
 @router.post("/show")
 async def show(request: Request, game: CurrentGame) -> Response:
-    """Re-render the table with another card selected, or the hand sorted another way (not a move)."""
+    """Re-render the table with the hand sorted another way (not a move; choosing a card needs no request)."""
     return render_table(request, game)
 
 

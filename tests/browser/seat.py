@@ -56,7 +56,7 @@ class Seat(Table):
         return self.page.locator("#announce").inner_text()
 
     def card(self, name: str) -> Any:
-        return self.page.get_by_role("region", name="Your hand").get_by_role("button", name=re.compile("^" + name))
+        return self.page.get_by_role("region", name="Your hand").get_by_role("radio", name=re.compile("^" + name))
 
     def wait_for_motion(self) -> None:
         """Let every finite animation finish (the endless glow of a pile to draw from excepted)."""

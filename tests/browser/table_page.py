@@ -75,12 +75,20 @@ class Table:
 
     @property
     def hand(self) -> Locator:
-        return self.page.get_by_role("region", name="Your hand").get_by_role("button", name=re.compile(r" of "))
+        """The cards of the hand: a radio group, each card a radio named by the card."""
+        return self.page.get_by_role("region", name="Your hand").get_by_role("radio", name=re.compile(r" of "))
 
     def card_names(self) -> list[str]:
         # The words a screen reader says first: the card's name (the glyphs are aria-hidden).
-        words = self.hand.evaluate_all("els => els.map(e => e.querySelector('.sr-only').textContent)")
+        words = self.hand.evaluate_all("els => els.map(e => e.labels[0].querySelector('.sr-only').textContent)")
         return [w.split(",")[0] for w in words]
+
+    def choose(self, card: Locator) -> None:
+        """Tap a card of the hand (unless it is chosen already: a second tap puts it back): it is chosen at
+        once, and nothing is sent."""
+        if not card.is_checked():
+            card.click()
+        expect(card).to_be_checked()
 
     def stored(self) -> str | None:
         value: str | None = self.page.evaluate(f"localStorage.getItem('{SAVE_KEY}')")
@@ -100,7 +108,7 @@ class Table:
             return
         # Discard: try the highest cards first; the card just taken can't go back, so it offers no Discard.
         for card in reversed(self.hand.all()):
-            self.press(card)
+            self.choose(card)
             knock = self.button(re.compile(r"^(Knock \(\d+\)|Gin)$"))
             if knock.count():
                 self.press(knock)

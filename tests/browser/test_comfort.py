@@ -49,9 +49,9 @@ def test_each_card_is_a_button_named_by_card_and_state(seat: Seat) -> None:
     expect(seat.card("seven of hearts")).to_have_accessible_name("seven of hearts, in a run")
     expect(seat.card("five of clubs")).to_have_accessible_name("five of clubs, in a set")
     expect(seat.card("king of clubs")).to_have_accessible_name("king of clubs")
-    seat.press(seat.card("king of clubs"))
+    seat.choose(seat.card("king of clubs"))
     expect(seat.card("king of clubs")).to_have_accessible_name("king of clubs, selected")
-    seat.press(seat.card("seven of hearts"))
+    seat.choose(seat.card("seven of hearts"))
     expect(seat.card("seven of hearts")).to_have_accessible_name("seven of hearts, selected, in a run")
 
 
@@ -59,7 +59,7 @@ def test_the_computers_move_and_the_result_are_announced_in_the_live_region(seat
     seat.load(computer_goes_gin())
     region = seat.page.get_by_role("status").filter(has=seat.page.locator("#announce"))
     expect(seat.page.locator("#announce")).to_have_attribute("aria-live", "polite")
-    seat.press(seat.card("king of clubs"))
+    seat.choose(seat.card("king of clubs"))
     seat.press(seat.button("Discard"))
     announced = seat.page.locator("#announce")
     expect(announced).to_contain_text("The computer drew from the stock and went Gin, discarding king of hearts.")
@@ -78,14 +78,16 @@ def test_a_hand_can_be_played_with_the_shortcuts_which_press_the_same_buttons(se
     seat.key("d")  # take the upcard from the discard pile
     assert seat.last_post == ("/game/act", {**seat.last_post[1], "action": "take_upcard"})
     assert seat.last_post[1]["token"], "a shortcut posts the saved game like a tap does"
-    seat.key("ArrowLeft")  # nothing chosen yet: the last card, K♣
-    assert seat.last_post[0] == "/game/show" and seat.last_post[1]["selected"] == "Kc"
+    sent = len(seat.posts)
+    page.keyboard.press("ArrowLeft")  # nothing chosen yet: the last card, K♣
     expect(seat.card("king of clubs")).to_have_accessible_name(re.compile("selected"))
     expect(seat.card("king of clubs")).to_be_focused()
-    seat.key("ArrowLeft")
-    assert seat.last_post[1]["selected"] == "Qs"
-    seat.key("ArrowRight")
-    assert seat.last_post[1]["selected"] == "Kc"
+    page.keyboard.press("ArrowLeft")  # on a card, the radio group's own arrows
+    expect(seat.card("queen of spades")).to_be_checked()
+    expect(seat.card("queen of spades")).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(seat.card("king of clubs")).to_be_checked()
+    assert len(seat.posts) == sent, "choosing a card sends nothing"
     seat.key("Enter")  # discard the selection; the computer replies
     assert seat.last_post == ("/game/act", {**seat.last_post[1], "action": "discard Kc"})
     seat.key("s")
@@ -94,7 +96,8 @@ def test_a_hand_can_be_played_with_the_shortcuts_which_press_the_same_buttons(se
     # K knocks with the selected card; N deals the next hand.
     seat.load(knockable())
     page.locator("body").focus()
-    seat.key("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(seat.card("king of clubs")).to_be_checked()
     seat.key("k")
     assert seat.last_post[1]["action"] == "knock Kc"
     expect(page.locator(".result h2")).to_have_text("You knocked and won the hand.")
@@ -166,9 +169,11 @@ def test_focus_is_always_visible_and_follows_the_play(seat: Seat, scheme: Litera
         assert ring["style"] != "none" and ring["width"] >= 2, ring
         assert ring["visible"], ring
     assert seen >= 15
-    # Enter on a card selects it; Enter on Discard plays it, and focus lands on the next thing to press.
+    # Enter on a card selects it (in the page); Enter on Discard plays it, and focus lands on the next thing to press.
     seat.card("king of clubs").focus()
-    seat.key("Enter")
+    seat.page.keyboard.press("Enter")
+    expect(seat.card("king of clubs")).to_be_checked()
+    expect(seat.card("king of clubs")).to_be_focused()
     seat.button("Discard").focus()
     seat.key("Enter")
     expect(seat.page.locator("button#stock")).to_be_focused()
@@ -192,7 +197,7 @@ def test_cards_move_to_their_places_and_the_computers_move_shows_before_the_resu
     for kind in VIEWPORTS:
         seat = open_seat(browser, playwright, keyed_server, kind, reduced_motion="no-preference")
         seat.load(knockable())
-        seat.press(seat.card("four of diamonds"))
+        seat.choose(seat.card("four of diamonds"))
         seat.press(seat.button("Discard"))
         # In order: your discard flies to the pile (step 1), the computer draws (2), its discard lands (3).
         moves = seat.page.evaluate(MOVES)
@@ -202,7 +207,7 @@ def test_cards_move_to_their_places_and_the_computers_move_shows_before_the_resu
         assert seat.page.evaluate(MOVES)["arrive"] == ["arrive", 0]
         # The computer ends the hand: its move is shown first, the result settles after it.
         seat.load(computer_goes_gin())
-        seat.press(seat.card("king of clubs"))
+        seat.choose(seat.card("king of clubs"))
         seat.press(seat.button("Discard"))
         expect(seat.page.locator(".last-move")).to_contain_text("The computer drew from the stock and went Gin")
         headline = seat.page.locator(".result .result-head")  # the headline and the score line
@@ -223,7 +228,7 @@ def test_no_movement_under_reduced_motion_or_when_turned_off(
             seat.page.locator("#display > summary").click()
             seat.page.get_by_role("checkbox", name="No card movement").check()
             seat.page.locator("#display > summary").click()
-        seat.press(seat.card("four of diamonds"))
+        seat.choose(seat.card("four of diamonds"))
         seat.press(seat.button("Discard"))
         assert all(name == "none" for name, _ in seat.page.evaluate(MOVES).values())
         assert seat.page.evaluate("document.getAnimations().length") == 0
@@ -238,16 +243,13 @@ def test_no_movement_under_reduced_motion_or_when_turned_off(
 def test_a_tap_on_the_hand_only_chooses_and_knock_stands_apart_from_discard(seat: Seat) -> None:
     seat.load(knockable())
     card = seat.card("king of clubs")
-    before = seat.token
     seat.posts.clear()
-    card.dblclick()
-    seat.wait_for_new_table(before)
-    seat.page.wait_for_timeout(300)
-    seat.settled()
-    assert all(path == "/game/show" for path, _ in seat.posts), seat.posts
+    card.dblclick()  # chosen, then put back: a second tap on the chosen card unchooses it
+    expect(card).not_to_be_checked()
+    seat.page.wait_for_timeout(300)  # a request, had one been sent, would be on its way by now
+    assert seat.posts == [], "choosing a card sends nothing"
     assert len(seat.card_names()) == 11, "no card left the hand"
-    if "selected" not in (seat.card("king of clubs").get_attribute("class") or ""):
-        seat.press(seat.card("king of clubs"))
+    seat.choose(card)
     discard = seat.button("Discard").bounding_box()
     knock = seat.button("Knock (4)").bounding_box()
     assert discard and knock
@@ -275,8 +277,9 @@ def test_display_options_apply_at_once_persist_and_follow_the_device_theme(seat:
     page.get_by_role("checkbox", name="Four-colour deck").check()
     page.get_by_role("checkbox", name="Large cards").check()
     expect(html).to_have_attribute("data-theme", "dark")
-    expect(seat.card("king of clubs")).to_have_css("color", "rgb(18, 119, 58)")  # clubs green
-    expect(seat.card("four of diamonds")).to_have_css("color", "rgb(31, 95, 191)")  # diamonds blue
+    drawn = seat.page.locator("#table .cards label")  # the cards as drawn (each radio's label)
+    expect(drawn.filter(has_text="king of clubs")).to_have_css("color", "rgb(18, 119, 58)")  # clubs green
+    expect(drawn.filter(has_text="four of diamonds")).to_have_css("color", "rgb(31, 95, 191)")  # diamonds blue
     larger = seat.card("king of clubs").bounding_box()
     assert larger and larger["width"] > width["width"]
     seat.shot("options-dark")
@@ -299,7 +302,7 @@ def test_display_options_apply_at_once_persist_and_follow_the_device_theme(seat:
 def test_the_deal_is_verified_at_the_end_of_the_hand(seat: Seat) -> None:
     seat.load(knockable())
     shown = seat.page.locator(".deal-print code").inner_text()
-    seat.press(seat.card("king of clubs"))
+    seat.choose(seat.card("king of clubs"))
     seat.press(seat.button("Knock (4)"))
     status = seat.page.locator("#deal-status")
     expect(status).to_contain_text(f"Deal verified: the deck and salt revealed now give the fingerprint {shown}")
@@ -318,7 +321,7 @@ def test_a_deal_that_differs_from_its_fingerprint_is_reported_plainly(seat: Seat
                     d.prints[key] = 'f'.repeat(64); localStorage.setItem('gin-rummy.deals', JSON.stringify(d)); }""",
         key,
     )
-    seat.press(seat.card("king of clubs"))
+    seat.choose(seat.card("king of clubs"))
     seat.press(seat.button("Knock (4)"))
     status = seat.page.locator("#deal-status")
     expect(status).to_contain_text("Deal check failed")
@@ -334,7 +337,7 @@ def test_a_deal_that_differs_from_its_fingerprint_is_reported_plainly(seat: Seat
 def test_statistics_count_each_hand_once_and_reset_only_when_confirmed(seat: Seat) -> None:
     page = seat.page
     seat.load(match_point())
-    seat.press(seat.card("king of clubs"))
+    seat.choose(seat.card("king of clubs"))
     seat.press(seat.button("Knock (4)"))
     # Reloads and repeated swaps of the same result count nothing more.
     page.reload()
@@ -373,12 +376,12 @@ def test_statistics_count_each_hand_once_and_reset_only_when_confirmed(seat: Sea
 
 def test_undercuts_gins_and_the_computers_wins_are_counted(seat: Seat) -> None:
     seat.load(computer_goes_gin())
-    seat.press(seat.card("king of clubs"))
+    seat.choose(seat.card("king of clubs"))
     seat.press(seat.button("Discard"))
     # An undercut against you: you knock with 8, the computer keeps 2 (R19).
     mine, theirs = "2s 3s 4s 7c 7d 7h 9h 9c 9d 8c Kd", "Ah Ad Ac 5h 5d 5c Th Jh Qh 2d"
     seat.load(position(mine, theirs, "4d 2h", phase=Phase.DISCARD))
-    seat.press(seat.card("king of diamonds"))
+    seat.choose(seat.card("king of diamonds"))
     seat.press(seat.button("Knock (8)"))
     seat.page.goto(seat.base_url + "/stats")
     counts = {"gins.computer": "1", "undercuts.computer": "1", "hands.computer": "2", "knocks.you": "1"}

@@ -107,10 +107,8 @@ def screen(request: pytest.FixtureRequest, browser: Browser, keyed_server: Keyed
 
 def choose(seat: Seat, name: str) -> None:
     """Select a card of the hand, as a tap does."""
-    card = seat.card(name)
-    card.click()
+    seat.choose(seat.card(name))
     expect(seat.card(name)).to_have_accessible_name(re.compile(r"^[^,]+, selected"))
-    seat.settled()
 
 
 def large_cards(seat: Seat) -> None:

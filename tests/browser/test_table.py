@@ -53,7 +53,7 @@ def test_play_a_whole_hand_to_the_result_screen(table: Table) -> None:
     if stock.count():
         table.press(stock)
         last = table.hand.last
-        table.press(last)
+        table.choose(last)
         expect(table.hand.last).to_have_accessible_name(re.compile(r", selected"))
         expect(table.button("Discard")).to_be_visible()
         if table.kind == "phone":
@@ -89,7 +89,7 @@ def test_reload_mid_hand_and_continue(table: Table) -> None:
     assert sorted(table.card_names()) == held, "the reloaded table shows the same hand"
     # ... and play goes on from there.
     for card in reversed(table.hand.all()):
-        table.press(card)
+        table.choose(card)
         if table.has("Discard"):
             table.press(table.button("Discard"))
             break
@@ -141,7 +141,7 @@ def test_the_phone_table_fits_360_px_with_44_px_targets(browser: Browser, live_s
     if table.has("Pass"):
         table.press(table.button("Pass"))
     table.press(table.button(re.compile(r"^Stock")))
-    table.press(table.hand.first)
+    table.choose(table.hand.first)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360, "no sideways scrolling"
     small = page.evaluate(
         """() => [...document.querySelectorAll('button, a, summary, .level')]
@@ -181,10 +181,52 @@ def test_a_card_can_be_chosen_from_the_keyboard_and_keeps_focus(table: Table) ->
     table.open()
     table.new_match()
     name = table.card_names()[0]
-    card = table.page.get_by_role("button", name=re.compile("^" + name))
+    card = table.page.get_by_role("radio", name=re.compile("^" + name))
     card.focus()
-    before = table.token
     table.page.keyboard.press("Enter")
-    table.wait_for_new_table(before)
     expect(card).to_have_accessible_name(re.compile("^" + name + ", selected"))
-    expect(card).to_be_focused()  # the swap keeps focus on the same card (same id)
+    expect(card).to_be_focused()
+
+
+def test_two_quick_taps_leave_the_second_card_chosen_and_send_nothing(table: Table) -> None:
+    table.open()
+    table.new_match()
+    page = table.page
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    cards = table.hand.all()
+    for first, second in [(0, 1), (2, 5), (6, 3), (1, 0), (4, 2)]:
+        points = []
+        for i in (first, second):
+            box = cards[i].bounding_box()
+            assert box is not None
+            points.append((box["x"] + box["width"] / 2, box["y"] + 20))
+        for x, y in points:  # two taps 50 ms apart, as real input (touch on the phone)
+            if table.kind == "phone":
+                page.touchscreen.tap(x, y)
+            else:
+                page.mouse.click(x, y)
+            page.wait_for_timeout(50)
+        expect(cards[second]).to_be_checked()
+        expect(cards[first]).not_to_be_checked()
+    page.wait_for_timeout(300)  # a request, had one been sent, would be on its way by now
+    assert sent == [], "choosing a card is the browser's own: no request"
+
+
+def test_a_chosen_card_stays_chosen_through_the_draw_and_a_turn_is_two_requests(table: Table) -> None:
+    table.open()
+    table.new_match()
+    if table.has("Pass"):
+        table.press(table.button("Pass"))
+    moves: list[str] = []
+    table.page.on("request", lambda r: moves.append(r.url) if r.method == "POST" else None)
+    name = table.card_names()[-1]
+    card = table.page.get_by_role("radio", name=re.compile("^" + name))
+    table.choose(card)  # chosen before the draw: the draw posts it, and the new table keeps it
+    table.press(table.button(re.compile(r"^Stock")))
+    expect(card).to_be_checked()
+    if not table.has("Discard"):  # the draw may have brought a card to knock with: choose the last card instead
+        table.choose(table.hand.last)
+    knock = table.button(re.compile(r"^(Knock \(\d+\)|Gin)$"))
+    table.press(knock if knock.count() else table.button("Discard"))
+    assert len(moves) == 2, f"a turn is a draw and a discard: {moves}"

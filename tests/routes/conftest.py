@@ -71,7 +71,12 @@ class Player:
         return page
 
     def press(self, button: Button) -> Page:
+        """Press a button (one request), or tap a card: that only chooses it, or puts it back, in the page."""
         assert self.page is not None
+        if not button.post and button.id.startswith("card-"):
+            code = button.id.removeprefix("card-")
+            self.page.selected = "" if self.page.selected == code else code
+            return self.page
         return self.post(button.post, **fields(self.page, button))
 
     def new_match(self, level: str = "normal") -> Page:

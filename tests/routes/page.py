@@ -1,4 +1,9 @@
-"""Read a table response the way the browser and a screen reader would: buttons by accessible name."""
+"""Read a table response the way the browser and a screen reader would: buttons by accessible name.
+
+The hand's cards are radios (choosing one is the browser's business): they are read as controls too,
+with no request of their own, and ``Page.selected`` plays the browser's part. A card's moves and its
+prompt line are in the page for every card; only the chosen card's count as shown.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +30,11 @@ class Button:
     name: str
     attrs: dict[str, str]
 
+    @property
+    def card(self) -> str:
+        """The card whose moves this button belongs to ("" for a move without a card)."""
+        return self.attrs.get("data-card", "")
+
 
 @dataclass
 class Page:
@@ -35,6 +45,19 @@ class Page:
     alerts: list[str] = field(default_factory=list)
     announced: str = ""
     spoken: str = ""  # all text a screen reader could reach (aria-hidden parts left out)
+    says: dict[str, str] = field(default_factory=dict)  # each card's prompt line while it is chosen
+    default_prompt: str = ""
+    selected: str = ""  # the chosen card, as the browser keeps it (checked when the page was drawn)
+
+    @property
+    def shown(self) -> list[Button]:
+        """The controls on screen: the moves without a card, and the chosen card's."""
+        return [b for b in self.buttons if not b.card or b.card == self.selected]
+
+    @property
+    def prompt(self) -> str:
+        """The prompt line on screen: the chosen card's, if it has one."""
+        return self.says.get(self.selected) or self.default_prompt
 
     @property
     def token(self) -> str:
@@ -49,15 +72,15 @@ class Page:
         return " ".join(self.alerts)
 
     def named(self, name: str) -> Button:
-        found = [b for b in self.buttons if b.name == name]
-        assert len(found) == 1, f"expected one button named {name!r}, found {[b.name for b in self.buttons]}"
+        found = [b for b in self.shown if b.name == name]
+        assert len(found) == 1, f"expected one button named {name!r}, found {[b.name for b in self.shown]}"
         return found[0]
 
     def starting(self, prefix: str) -> list[Button]:
-        return [b for b in self.buttons if b.name.startswith(prefix)]
+        return [b for b in self.shown if b.name.startswith(prefix)]
 
     def has(self, name: str) -> bool:
-        return any(b.name == name for b in self.buttons)
+        return any(b.name == name for b in self.shown)
 
     @property
     def cards(self) -> list[Button]:
@@ -65,8 +88,17 @@ class Page:
 
     @property
     def actions(self) -> set[str]:
-        """The moves the page offers (every button that posts to /game/act)."""
-        return {b.vals["action"] for b in self.buttons if b.post == "/game/act"}
+        """The moves the page shows (every shown button that posts to /game/act)."""
+        return {b.vals["action"] for b in self.shown if b.post == "/game/act"}
+
+    @property
+    def all_card_moves(self) -> dict[str, set[str]]:
+        """Every card's moves as rendered (shown or not): card code → actions."""
+        moves: dict[str, set[str]] = {}
+        for b in self.buttons:
+            if b.card:
+                moves.setdefault(b.card, set()).add(b.vals["action"])
+        return moves
 
 
 class _Reader(HTMLParser):
@@ -80,6 +112,9 @@ class _Reader(HTMLParser):
         self.announce_depth = 0
         self.spoken: list[str] = []
         self.form: tuple[str, dict[str, str]] | None = None  # a form's hx-post and its checked values so far
+        self.radios: dict[str, dict[str, str]] = {}  # the hand's radios by id, until their label is read
+        self.label: tuple[dict[str, str], list[str]] | None = None
+        self.says: tuple[str, int, list[str]] | None = None  # a card's prompt line (code, depth, words)
 
     @property
     def hidden(self) -> bool:
@@ -93,11 +128,22 @@ class _Reader(HTMLParser):
             self.form = (a.get("hx-post", ""), {})
         if tag == "input" and self.form is not None and "checked" in a:
             self.form[1][a.get("name", "")] = a.get("value", "")
+        if tag == "input" and a.get("name") == "card":
+            self.radios[a.get("id", "")] = a
+            if "checked" in a:
+                self.page.selected = a.get("value", "")
         if tag in VOID:
             return
         self.stack.append((tag, a.get("aria-hidden") == "true", a))
         if tag == "button":
             self.button = (a, [])
+        if tag == "label" and a.get("for") in self.radios:
+            # The card as one control: its radio's attributes, and the classes of the card drawn (the label).
+            self.label = ({**self.radios[a["for"]], "class": a.get("class", "")}, [])
+        if a.get("class") == "says":
+            self.says = (a.get("id", "").removeprefix("says-"), len(self.stack), [])
+        if a.get("class") == "says-none":
+            self.says = ("", len(self.stack), [])
         if a.get("role") == "alert" and "hidden" not in a:
             self.alert, self.alert_depth = [], len(self.stack)
         if a.get("id") == "announce":
@@ -117,6 +163,21 @@ class _Reader(HTMLParser):
                     post, vals = self.form[0], {**self.form[1], **vals}
                 self.page.buttons.append(Button(attrs.get("id", ""), post, vals, _squash("".join(text)), attrs))
                 self.button = None
+            if open_tag == "label" and self.label is not None:
+                attrs, text = self.label
+                name = _squash("".join(text))
+                if "checked" in attrs:  # the page's CSS adds the word while the card is chosen
+                    first, _, rest = name.partition(",")
+                    name = f"{first}, selected" + (f",{rest}" if rest else "")
+                self.page.buttons.append(Button(attrs.get("id", ""), "", {}, name, attrs))
+                self.label = None
+            if self.says is not None and len(self.stack) < self.says[1]:
+                code, _, words = self.says
+                if code:
+                    self.page.says[code] = _squash("".join(words))
+                else:
+                    self.page.default_prompt = _squash("".join(words))
+                self.says = None
             if self.alert is not None and len(self.stack) < self.alert_depth:
                 self.page.alerts.append(_squash("".join(self.alert)))
                 self.alert = None
@@ -135,6 +196,10 @@ class _Reader(HTMLParser):
         self.spoken.append(data)
         if self.button is not None:
             self.button[1].append(data)
+        if self.label is not None:
+            self.label[1].append(data)
+        if self.says is not None:
+            self.says[2].append(data)
         if self.alert is not None:
             self.alert.append(data)
 
@@ -150,5 +215,6 @@ def read(response: httpx.Response) -> Page:
 
 
 def fields(page: Page, button: Button) -> dict[str, Any]:
-    """What htmx posts for ``button``: the table's hx-vals, overridden by the button's own."""
-    return {**page.root_vals, **button.vals}
+    """What htmx posts for ``button``: the table's hx-vals, overridden by the button's own, and the
+    chosen card (which the page's script adds, so that a draw or a hint keeps it chosen)."""
+    return {**page.root_vals, "selected": page.selected, **button.vals}

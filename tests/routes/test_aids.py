@@ -168,8 +168,11 @@ def test_motion_is_marked_only_on_the_response_to_a_move(player: Player) -> None
     page = player.press(page.starting("Stock")[0])
     drawn = player.state.log[-1].card
     assert drawn is not None and "arrive" in page.starting(drawn.name)[0].attrs["class"]
+    drawn_page = page
     page = player.press(page.starting(drawn.name)[0])
-    assert "arrive" not in page.html, "choosing a card moves nothing"
+    assert page is drawn_page and page.selected == str(drawn), "choosing a card sends nothing, so nothing moves"
+    page = player.post("/game/hint", **page.root_vals, selected=page.selected)  # the same table drawn again
+    assert "arrive" not in page.html and page.selected == str(drawn), "a redrawn table moves nothing, keeps the choice"
 
 
 def test_the_statistics_page_asks_before_resetting(client: TestClient) -> None:

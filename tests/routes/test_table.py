@@ -45,7 +45,7 @@ def play_one_turn(player: Player) -> Page:
     assert state.phase is Phase.DISCARD
     card = choose_discard(state)
     page = player.press(page.starting(card.name)[0])
-    assert page.root_vals["selected"] == str(card)
+    assert page.selected == str(card)
     knock = page.starting("Knock") or page.starting("Gin")
     return player.press(knock[0] if knock else page.named("Discard"))
 
@@ -113,6 +113,12 @@ def test_discard_buttons_are_exactly_the_legal_actions_for_the_selected_card(pla
     )
     state = player.state
     assert page.actions == set(), "nothing to press before a card is chosen"
+    # Rendered with the table, card by card: exactly the engine's moves with that card (none for a click).
+    assert page.all_card_moves == {
+        str(c): {str(a) for a in legal_actions(state) if a.card is c} for c in state.hands[0]
+    }
+    assert "selected" not in page.root_vals, "the choice stays in the browser"
+    before_choosing = page.prompt
     for card in state.hands[0]:
         button = page.starting(card.name)[0]
         page = player.press(button)
@@ -124,11 +130,12 @@ def test_discard_buttons_are_exactly_the_legal_actions_for_the_selected_card(pla
             assert [b.name for b in knock] == ["Gin" if leaves == 0 else f"Knock ({leaves})"]
         else:
             assert knock == []
-        assert f"leaves {leaves} deadwood" in page.spoken
+        assert page.prompt.endswith(f" leaves {leaves} deadwood."), page.prompt
         assert player.state == state  # choosing is not a move
         # Tapping the selected card again puts it back.
         page = player.press(page.starting(card.name)[0])
-        assert page.root_vals["selected"] == ""
+        assert page.selected == ""
+        assert page.prompt == before_choosing
 
 
 def make_discard_state() -> GameState:
@@ -151,7 +158,7 @@ def test_the_card_just_taken_from_the_discard_pile_cannot_go_back_and_the_page_s
     assert "can't be discarded this turn" in taken.name
     page = player.press(taken)
     assert page.actions == set()
-    assert "it can't go back this turn" in page.spoken
+    assert page.prompt == "You took seven of hearts from the discard pile; it can't go back this turn."
 
 
 def test_the_computer_replies_in_the_same_request_and_the_log_says_what_it_did(player: Player) -> None:

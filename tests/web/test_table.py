@@ -22,6 +22,7 @@ from app.engine import (
     Phase,
     Seat,
     apply,
+    arrange,
     discard_deadwoods,
     new_match,
     parse_cards,
@@ -29,7 +30,7 @@ from app.engine import (
 )
 from app.web import COMPUTER, HUMAN, TableView, table_view
 from app.web.table import narration
-from app.web.table.hand import buttons
+from app.web.table.hand import Sort, hand_cards
 from app.words import spoken
 
 
@@ -88,8 +89,9 @@ def test_the_knock_button_says_gin_when_the_engine_says_the_knock_is_gin() -> No
     gin, knock = Card.parse("Kh"), Card.parse("7c")
     offered = (Action(ActionKind.DISCARD, gin), Action(ActionKind.KNOCK, gin), Action(ActionKind.KNOCK, knock))
     seen = seen.model_copy(update={"hand": hand, "legal_actions": offered})
-    assert [(b.label, b.tone) for b in buttons(seen, gin, leaves)] == [("Discard", "primary"), ("Gin", "gin")]
-    assert [(b.label, b.tone) for b in buttons(seen, knock, leaves)] == [("Knock (10)", "knock")]
+    cards = hand_cards(seen, arrange(hand), selected=None, sort=Sort.RANK, leaves=leaves)
+    moves = {c.face.code: [(b.label, b.tone) for b in c.moves] for c in cards if c.moves}
+    assert moves == {"Kh": [("Discard", "primary"), ("Gin", "gin")], "7c": [("Knock (10)", "knock")]}
 
 
 def test_the_announcement_tells_only_the_computers_moves_then_the_prompt() -> None:
@@ -107,4 +109,4 @@ def test_a_stale_selection_is_dropped() -> None:
     state = _to_discard()
     not_mine = next(c for c in state.stock if c not in state.hands[HUMAN])
     shown = _table(state, selected=not_mine)
-    assert shown.selected is None and not any(c.selected for c in shown.hand)
+    assert not any(c.selected for c in shown.hand)

@@ -2,6 +2,7 @@
 // move goes through the same htmx request (and the same checks) as a click:
 //   S stock · D discard pile (or take the upcard) · P pass · arrows move the selection ·
 //   Enter discards the selected card · K knock (or Gin) · H hint · N next hand · Escape unselects.
+// The hand is a radio group (choosing a card sends nothing): on a card, the arrows are the browser's own.
 // Shortcuts never fire while typing in a form field or with Ctrl, Alt or Cmd held. After a swap
 // that removed the focused control, focus moves to the control the person most likely wants next.
 (function () {
@@ -9,10 +10,11 @@
 
   function table() { return document.getElementById("table"); }
   function find(selector) { return document.querySelector(selector); }
-  function cards() { return Array.prototype.slice.call(document.querySelectorAll("#table .cards .card")); }
+  function cards() { return Array.prototype.slice.call(document.querySelectorAll('#table .cards input[name="card"]')); }
+  function isCard(element) { return !!element && element.name === "card" && !!element.closest("#table .cards"); }
 
   function typing(element) {
-    if (!element || element === document.body) return false;
+    if (!element || element === document.body || isCard(element)) return false;
     return /^(INPUT|SELECT|TEXTAREA)$/.test(element.tagName) || element.isContentEditable;
   }
 
@@ -33,14 +35,20 @@
     noteTimer = window.setTimeout(function () { box.classList.remove("shown"); }, 4000);
   }
 
+  // The shown control that matches (each card's moves are in the page; only the chosen card's show).
   function press(selector) {
-    var control = find(selector);
-    if (!control || control.disabled || control.tagName !== "BUTTON") return false;
-    control.click();
-    return true;
+    var controls = document.querySelectorAll(selector);
+    for (var i = 0; i < controls.length; i++) {
+      var control = controls[i];
+      if (control.tagName === "BUTTON" && !control.disabled && control.getClientRects().length) {
+        control.click();
+        return true;
+      }
+    }
+    return false;
   }
 
-  function selected() { return find("#table .cards .card.selected"); }
+  function selected() { return find('#table .cards input[name="card"]:checked'); }
 
   function moveSelection(step) {
     var all = cards();
@@ -48,22 +56,22 @@
     var from = all.indexOf(selected());
     if (from < 0) from = all.indexOf(document.activeElement);
     var next = from < 0 ? (step > 0 ? 0 : all.length - 1) : (from + step + all.length) % all.length;
-    // Focus first: after the swap htmx focuses the element with the same id, the newly chosen card.
     all[next].focus();
-    all[next].click();
+    all[next].checked = true;
     return true;
   }
 
   function discard(onCard) {
-    if (press("#act-discard")) return;
+    if (press('#table [data-move="act-discard"]')) return;
     var prompt = find("#prompt");
-    if (onCard && onCard.classList.contains("taken")) note(prompt ? prompt.textContent.trim() : "That card can't be discarded this turn.");
+    var taken = onCard && onCard.labels.length && onCard.labels[0].classList.contains("taken");
+    if (taken) note(prompt ? prompt.textContent.trim() : "That card can't be discarded this turn.");
     else if (!selected()) note("Choose a card first: the arrow keys move through your hand.");
     else note("You can't discard now.");
   }
 
   function knock() {
-    if (press("#act-knock")) return;
+    if (press('#table [data-move="act-knock"]')) return;
     if (!selected()) note("Choose the card to knock with first (arrow keys), then press K.");
     else note("No knock with that card: Knock appears when your discard leaves " + table().getAttribute("data-knock-limit") + " deadwood or less.");
   }
@@ -86,22 +94,23 @@
     if (!table() || table().className.indexOf("phase-") < 0) return;
     if (typing(target) || (target.closest && target.closest(".display"))) return;
     var key = event.key;
-    var onCard = target.closest ? target.closest("#table .cards .card") : null;
+    var onCard = isCard(target) ? target : null;
     var onControl = target !== document.body && target.closest && target.closest("button, a, summary, [tabindex]");
     if (key === "ArrowLeft" || key === "ArrowUp" || key === "ArrowRight" || key === "ArrowDown") {
-      if (onControl && !onCard) return; // arrows keep their own meaning elsewhere
+      if (onCard || onControl) return; // on a card the radio group moves the choice; elsewhere arrows keep their meaning
       if (moveSelection(key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1)) event.preventDefault();
       return;
     }
     if (key === "Enter") {
-      // On an unselected card (or any other control) Enter keeps its usual meaning: press it.
-      if (onCard ? !onCard.classList.contains("selected") : onControl) return;
+      // On another control Enter keeps its usual meaning; on a card it chooses it, then discards it.
+      if (!onCard && onControl) return;
       event.preventDefault();
-      discard(onCard);
+      if (onCard && !onCard.checked) onCard.checked = true;
+      else discard(onCard);
       return;
     }
     if (key === "Escape" && selected()) {
-      selected().click();
+      selected().checked = false;
       return;
     }
     var action = LETTERS[key.length === 1 ? key.toLowerCase() : ""];
@@ -119,8 +128,8 @@
     var t = table();
     focusWasInTable = !!(t && active && active !== document.body && t.contains(active));
   });
-  var NEXT = ["#act-next", "#act-take", "button#stock", "#table .cards .card.arrive", "#table .cards .card.selected",
-    "#act-new", "#table .cards .card", "#act-resume", "#table button"];
+  var NEXT = ["#act-next", "#act-take", "button#stock", "#table .cards li:has(.arrive) > input",
+    '#table .cards input[name="card"]:checked', "#act-new", '#table .cards input[name="card"]', "#act-resume", "#table button"];
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!focusWasInTable || !event.target || event.target.id !== "table") return;
     focusWasInTable = false;

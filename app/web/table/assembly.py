@@ -53,7 +53,6 @@ class TableView:
     can_take_discard: bool
     hand: tuple[HandCard, ...]
     deadwood: int | None
-    selected: CardFace | None
     sort: Sort
     prompt: Sentence
     buttons: tuple[Button, ...]
@@ -76,6 +75,11 @@ class TableView:
     @property
     def in_play(self) -> bool:
         return self.phase.in_play
+
+    @property
+    def choosing(self) -> bool:
+        """The person has a card to choose for their discard: each card carries what choosing it allows."""
+        return self.phase is Phase.DISCARD
 
     @property
     def over(self) -> bool:
@@ -111,7 +115,7 @@ def table_view(
     shown_result = result(view.last_hand) if over and view.last_hand is not None else None
     ended_in_gin = over and view.last_hand is not None and view.last_hand.kind is HandKind.GIN
     log = narration.turn_lines(view.log, ended_in_gin)
-    prompt = narration.prompt(view, selected, leaves, knock_possible)
+    prompt = narration.prompt(view, knock_possible)
     match_result = narration.match_result(view)
     hint = aids.hint_view(view) if with_hint and not over else None
     # On a result screen reached by the computer's move, that move is shown first (motion), then the result.
@@ -150,14 +154,14 @@ def table_view(
             arrangement,
             selected=selected,
             sort=sort,
+            leaves=leaves,
             arriving=motion.you_drew is not None,
             hinted=Card.parse(hint.card) if hint is not None and hint.card else None,
         ),
         deadwood=arrangement.deadwood if not over else None,
-        selected=face(selected) if selected is not None else None,
         sort=sort,
         prompt=prompt,
-        buttons=buttons(view, selected, leaves),
+        buttons=buttons(view),
         log=tuple(reversed(log)),
         sheet=tuple(sheet_row(s) for s in view.history),
         result=shown_result,

@@ -8,7 +8,8 @@ from enum import StrEnum
 
 from app.engine import ActionKind, Arrangement, Card, MeldKind, Phase, PlayerView, knock_kind
 from app.web.table.faces import CardFace, face
-from app.web.table.narration import knock_label
+from app.web.table.narration import card_prompt, knock_label
+from app.words import Sentence
 
 __all__ = ["Button", "HandCard", "Sort", "buttons", "hand_cards"]
 
@@ -30,24 +31,38 @@ class Sort(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Button:
+    """One legal action, as the button that plays it."""
+
+    label: str
+    action: str  # Action text, e.g. "knock 9c"
+    tone: str  # CSS hook: "primary", "knock", "gin", "quiet"
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
 class HandCard:
-    """One card of the person's hand, with everything its button shows."""
+    """One card of the person's hand, with everything its control shows.
+
+    Choosing a card happens in the browser (the hand is a radio group): what discarding this card
+    would allow is rendered with it, ``moves`` and ``says``, and the page shows the chosen card's.
+    """
 
     face: CardFace
-    selected: bool
+    selected: bool  # chosen when the page was drawn (a choice that survives a draw, a hint or a sort)
     meld: MeldKind | None
     group: int  # 1, 2, 3 …: which meld, so the page can colour each meld apart; 0 for deadwood
     fresh: bool  # the card just drawn from the stock
     taken: bool  # just taken from the discard pile: can't go back this turn (R10)
     arriving: bool = False  # drawn by the move this response answers: it flies in
     hinted: bool = False  # the hint's discard
+    moves: tuple[Button, ...] = ()  # the engine's legal moves with this card: Discard, Knock (n) or Gin
+    says: Sentence = ()  # the prompt while it is chosen: "Discarding 7♥ leaves 9 deadwood."
 
     @property
     def states(self) -> str:
-        """The state words after the card's name: "selected, in a run"."""
+        """The state words after the card's name and its choice ("selected", which the page's CSS adds): "in a run"."""
         words = []
-        if self.selected:
-            words.append("selected")
         if self.meld:
             words.append(f"in a {self.meld}")
         if self.fresh:
@@ -58,16 +73,14 @@ class HandCard:
 
     @property
     def states_after_name(self) -> str:
-        """``states`` as it follows the name in the button's accessible name: ", selected, in a run"."""
+        """``states`` as it follows the name (and the choice) in the control's accessible name: ", in a run"."""
         states = self.states
         return f", {states}" if states else ""
 
     @property
     def classes(self) -> str:
-        """The button's CSS classes for its suit and state (built here: one look-up in the template's hot loop)."""
+        """The card's CSS classes for its suit and state (built here: one look-up in the template's hot loop)."""
         classes = ["card", self.face.suit_name]
-        if self.selected:
-            classes.append("selected")
         if self.meld:
             classes += ["meld", f"meld-{self.group}"]
         if self.fresh:
@@ -103,10 +116,15 @@ def hand_cards(
     *,
     selected: Card | None,
     sort: Sort,
+    leaves: dict[Card, int],
     arriving: bool = False,
     hinted: Card | None = None,
 ) -> tuple[HandCard, ...]:
-    """The hand in display order. ``arriving``: the card just drawn (from the stock or the pile) flies in."""
+    """The hand in display order. ``arriving``: the card just drawn (from the stock or the pile) flies in.
+
+    ``leaves``: each discard's remaining deadwood, in the discard phase (empty otherwise).
+    """
+    moves = _moves_by_card(view, leaves)
     groups: dict[Card, tuple[MeldKind, int]] = {}
     for number, meld in enumerate(arrangement.melds, start=1):
         for c in meld:
@@ -128,23 +146,15 @@ def hand_cards(
                 taken=is_taken,
                 arriving=arriving and (is_fresh or is_taken),
                 hinted=c is hinted,
+                moves=moves.get(c, ()),
+                says=card_prompt(view, c, leaves) if leaves else (),
             )
         )
     return tuple(cards)
 
 
-@dataclass(frozen=True, slots=True)
-class Button:
-    """One legal action, as the button that plays it."""
-
-    label: str
-    action: str  # Action text, e.g. "knock 9c"
-    tone: str  # CSS hook: "primary", "knock", "gin", "quiet"
-    id: str
-
-
-def buttons(view: PlayerView, selected: Card | None, leaves: dict[Card, int]) -> tuple[Button, ...]:
-    """Exactly the engine's legal actions that make sense to offer now (for the selected card, if any)."""
+def buttons(view: PlayerView) -> tuple[Button, ...]:
+    """The engine's legal actions that need no card: Take, Pass, Next hand."""
     out = []
     for action in view.legal_actions:
         kind = action.kind
@@ -154,11 +164,21 @@ def buttons(view: PlayerView, selected: Card | None, leaves: dict[Card, int]) ->
             out.append(Button("Pass", str(action), "quiet", "act-pass"))
         elif kind is ActionKind.NEXT_HAND:
             out.append(Button("Next hand", str(action), "primary", "act-next"))
-        elif action.card is not None and action.card is selected:
-            if kind is ActionKind.DISCARD:
-                out.append(Button("Discard", str(action), "primary", "act-discard"))
-            else:
-                kept = leaves[action.card]
-                ends = knock_kind(kept)
-                out.append(Button(knock_label(ends, kept), str(action), ends.value, "act-knock"))
     return tuple(out)
+
+
+def _moves_by_card(view: PlayerView, leaves: dict[Card, int]) -> dict[Card, tuple[Button, ...]]:
+    """For each card, exactly the engine's legal discards and knocks with it (none for the card just taken, R10)."""
+    out: dict[Card, tuple[Button, ...]] = {}
+    for action in view.legal_actions:
+        card = action.card
+        if card is None or action.kind not in (ActionKind.DISCARD, ActionKind.KNOCK):
+            continue
+        if action.kind is ActionKind.DISCARD:
+            button = Button("Discard", str(action), "primary", "act-discard")
+        else:
+            kept = leaves[card]
+            ends = knock_kind(kept)
+            button = Button(knock_label(ends, kept), str(action), ends.value, "act-knock")
+        out[card] = (*out.get(card, ()), button)
+    return out

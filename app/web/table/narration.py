@@ -95,8 +95,8 @@ def _turn_words(turn: list[Event], gin: bool) -> Sentence:
     return tuple(parts)
 
 
-def prompt(view: PlayerView, selected: Card | None, leaves: dict[Card, int], knock_possible: bool) -> Sentence:
-    """What the person can do now, for the prompt line above the hand."""
+def prompt(view: PlayerView, knock_possible: bool) -> Sentence:
+    """What the person can do now, for the prompt line above the hand (before a card is chosen)."""
     kinds = {a.kind for a in view.legal_actions}
     top = view.discard_pile[-1] if view.discard_pile else None
     if view.phase is Phase.UPCARD and top:
@@ -110,14 +110,17 @@ def prompt(view: PlayerView, selected: Card | None, leaves: dict[Card, int], kno
             return ("Your turn: draw from the stock, or take ", top, " from the discard pile.")
         return ("Your turn: draw from the stock.",)
     if view.phase is Phase.DISCARD:
-        if selected is not None and selected is view.taken_discard:
-            return ("You took ", selected, " from the discard pile; it can't go back this turn.")
-        if selected is not None:
-            return ("Discarding ", selected, f" leaves {leaves[selected]} deadwood.")
         if knock_possible:
             return ("You can knock! Tap the card to discard, then Knock or Discard.",)
         return ("Tap a card to choose your discard.",)
     return ()
+
+
+def card_prompt(view: PlayerView, card: Card, leaves: dict[Card, int]) -> Sentence:
+    """The prompt while ``card`` is chosen for the discard: what discarding it leaves, or why it can't go (R10)."""
+    if card is view.taken_discard:
+        return ("You took ", card, " from the discard pile; it can't go back this turn.")
+    return ("Discarding ", card, f" leaves {leaves[card]} deadwood.")
 
 
 def knock_label(kind: HandKind, kept_deadwood: int) -> str:
