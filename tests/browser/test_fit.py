@@ -29,6 +29,8 @@ VIEWPORTS = {
     "1280x900": (1280, 900, False),
 }
 TARGET = 44
+# The README's screens table shows these two as well (GIN_SCREENSHOTS=1): name → the pictures' suffix.
+SHOTS = {"844x390": "landscape", "320x568": "320"}
 
 # One evaluation per screen: the viewport, the page's width, and the box of every control a finger
 # may need (hand cards apart: they may overlap, so each one's uncovered strip is what counts).
@@ -62,10 +64,15 @@ class Screen:
     width: int
     height: int
 
-    def check(self, phase: str, primary: list[Locator], whole: list[Locator]) -> None:
-        """``primary`` controls and every element of ``whole`` lie inside the viewport; 44 px targets."""
+    def check(self, phase: str, primary: list[Locator], whole: list[Locator], shot: str = "") -> None:
+        """``primary`` controls and every element of ``whole`` lie inside the viewport; 44 px targets.
+
+        ``shot``: the README's picture of this screen, for the viewports it shows (``SHOTS``).
+        """
         page = self.seat.page
         self.seat.wait_for_motion()
+        if shot and self.label in SHOTS:
+            self.seat.shot(shot)
         page.evaluate("window.scrollTo(0, 0)")
         m: dict[str, Any] = page.evaluate(MEASURE)
         where = f"{self.label} {phase}"
@@ -99,7 +106,7 @@ def screen(request: pytest.FixtureRequest, browser: Browser, keyed_server: Keyed
         device_scale_factor=2 if touch else 1,
         reduced_motion="reduce",
     )
-    seat = Seat(context.new_page(), keyed_server, request.param)
+    seat = Seat(context.new_page(), keyed_server, SHOTS.get(request.param, request.param))
     yield Screen(seat, request.param, width, height)
     context.close()
     assert seat.problems == [], seat.problems
@@ -122,26 +129,29 @@ def play_every_phase(screen: Screen, options: str = "") -> None:
     hand = page.get_by_role("region", name="Your hand")
 
     seat.load(upcard_offer())
-    screen.check(f"first upcard{options}", [seat.button("Take"), seat.button("Pass")], [hand])
+    shots = not options  # the README's pictures are of the default cards
+    screen.check(f"first upcard{options}", [seat.button("Take"), seat.button("Pass")], [hand], "upcard" * shots)
 
     seat.load(drawing())
     stock = page.get_by_role("button", name=re.compile("^Stock"))
     pile = page.get_by_role("button", name=re.compile("^Discard pile"))
-    screen.check(f"draw{options}", [stock, pile], [hand])
+    screen.check(f"draw{options}", [stock, pile], [hand], "draw" * shots)
 
     seat.load(knockable())
     choose(seat, "king of clubs")
-    screen.check(f"discard{options}", [seat.button("Discard"), seat.button("Knock (4)")], [hand])
+    screen.check(f"discard{options}", [seat.button("Discard"), seat.button("Knock (4)")], [hand], "discard" * shots)
 
     seat.press(seat.button("Knock (4)"))
     result = page.locator(".result")
     whole = [result.get_by_role("heading", level=2), result.locator(".score-line"), result.locator(".shown")]
-    screen.check(f"hand result{options}", [seat.button("Next hand")], whole)
+    screen.check(f"hand result{options}", [seat.button("Next hand")], whole, "hand-result" * shots)
 
     seat.load(match_point())
     choose(seat, "king of clubs")
     seat.press(seat.button("Knock (4)"))
-    screen.check(f"match end{options}", [seat.button("New match")], [result.locator(".match-result")])
+    screen.check(
+        f"match end{options}", [seat.button("New match")], [result.locator(".match-result")], "match-end" * shots
+    )
 
 
 def test_every_phase_fits_the_viewport(screen: Screen) -> None:

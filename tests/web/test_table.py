@@ -32,6 +32,7 @@ from app.web import COMPUTER, HUMAN, TableView, table_view
 from app.web.table import narration
 from app.web.table.hand import Sort, hand_cards
 from app.words import spoken
+from tests.engine.states import make_state
 
 
 def _table(state: GameState, **options: object) -> TableView:
@@ -110,3 +111,18 @@ def test_a_stale_selection_is_dropped() -> None:
     not_mine = next(c for c in state.stock if c not in state.hands[HUMAN])
     shown = _table(state, selected=not_mine)
     assert not any(c.selected for c in shown.hand)
+
+
+def test_the_cards_the_computer_took_from_the_pile_are_shown_until_it_throws_them() -> None:
+    # R9: the computer takes your 4♦ from the discard pile, then throws K♥; later it throws the 4♦ back.
+    state = make_state("7h 8h 9h 5c 5d 5s As 2s 3s Kc 4d", "4h 4c Kh Qc Jc 9c 7c 6d 2h Qh", "Tc", phase=Phase.DISCARD)
+    rng = random.Random(0)
+    state = apply(state, Action.parse("discard 4d"), rng)
+    state = apply(state, Action.parse("take_discard"), rng)
+    state = apply(state, Action.parse("discard Kh"), rng)
+    assert [c.code for c in _table(state).computer_took] == ["4d"]
+    state = apply(state, Action.parse("draw_stock"), rng)
+    state = apply(state, Action.parse("discard Kc"), rng)
+    state = apply(state, Action.parse("draw_stock"), rng)  # the computer's stock draw: its card stays hidden
+    state = apply(state, Action.parse("discard 4d"), rng)
+    assert _table(state).computer_took == ()

@@ -16,7 +16,7 @@ from app.web.flow import COMPUTER, HUMAN
 from app.web.table.faces import CardFace, face
 from app.words import Sentence
 
-__all__ = ["DealCheck", "HintView", "Motion", "deal_check", "hint_view", "motion", "record"]
+__all__ = ["DealCheck", "HintView", "Motion", "computer_took", "deal_check", "hint_view", "motion", "record"]
 
 _WHO = {HUMAN: "you", COMPUTER: "computer"}
 
@@ -48,6 +48,23 @@ class Motion:
     under_is_yours: bool = False  # ... your discard, which flies in from your hand first
     cpu_step: int = 1  # the animation step of the computer's draw; its discard comes one step later
     last_move: Sentence = ()  # on a result screen: the computer's turn that ended the hand
+
+
+def computer_took(view: PlayerView) -> tuple[CardFace, ...]:
+    """The cards the computer took from the discard pile this hand and still holds, in the order taken.
+
+    Public information (both players saw each card go from the pile to its hand, and what it threw
+    since): a careful player tracks it anyway, so the table shows it beside the computer's hand.
+    """
+    held: list[CardFace] = []
+    for e in view.log:
+        if e.player != COMPUTER or e.card is None:
+            continue  # the person's moves, and the computer's stock draws (their card stays hidden)
+        if e.kind.takes_pile:
+            held.append(face(e.card))
+        elif e.kind.throws:
+            held = [c for c in held if c.code != e.card.code]
+    return tuple(held)
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,7 @@ class TableView:
     discard_top: CardFace | None
     discard_count: int
     computer_cards: int
+    computer_took: tuple[CardFace, ...]  # taken from the discard pile this hand and still held (public)
     can_draw_stock: bool
     can_take_discard: bool
     hand: tuple[HandCard, ...]
@@ -147,6 +148,7 @@ def table_view(
         discard_top=face(view.discard_pile[-1]) if view.discard_pile else None,
         discard_count=len(view.discard_pile),
         computer_cards=view.opponent_hand_size,
+        computer_took=aids.computer_took(view),
         can_draw_stock=ActionKind.DRAW_STOCK in kinds,
         can_take_discard=ActionKind.TAKE_DISCARD in kinds,
         hand=hand_cards(
