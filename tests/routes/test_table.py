@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from app.engine import Action, ActionKind, Card, GameState, Phase, discard_deadwoods, legal_actions, view
+from app.engine import Action, ActionKind, Card, GameState, Phase, apply, discard_deadwoods, legal_actions, view
 from tests.engine.states import make_state
 from tests.routes.conftest import Player
 from tests.routes.page import Page
@@ -206,3 +208,13 @@ def test_sorting_melds_first_puts_runs_in_order_then_sets_then_deadwood_by_value
     order = [b.id.removeprefix("card-") for b in page.cards]
     assert order == ["As", "2s", "3s", "7h", "8h", "9h", "5s", "5c", "5d", "4d", "Kc"]
     assert '<option value="melds" selected>' in page.html
+
+
+def test_the_cards_the_computer_took_from_the_pile_show_beside_its_hand(player: Player) -> None:
+    # R9: the computer takes your 4♦ from the discard pile (public), then throws K♥.
+    state = make_state("7h 8h 9h 5c 5d 5s As 2s 3s Kc 4d", "4h 4c Kh Qc Jc 9c 7c 6d 2h Qh", "Tc", phase=Phase.DISCARD)
+    rng = random.Random(0)
+    for move in ("discard 4d", "take_discard", "discard Kh"):
+        state = apply(state, Action.parse(move), rng)
+    page = player.load(state)
+    assert "10 cards, face down Took four of diamonds" in page.spoken
