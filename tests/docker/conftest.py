@@ -44,9 +44,9 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         return
     terminalreporter.section("docker image (base: a local Debian stand-in for the official Python image)")
     for step, seconds in TIMINGS.items():
-        terminalreporter.write_line(f"{step:<48} {seconds:6.1f} s")
+        terminalreporter.write_line(f"{step:<56} {seconds:6.1f} s")
     for name, value in FACTS.items():
-        terminalreporter.write_line(f"{name:<48} {value}")
+        terminalreporter.write_line(f"{name:<56} {value}")
 
 
 def wanted() -> bool:
