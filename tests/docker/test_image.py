@@ -101,7 +101,7 @@ def test_the_build_is_quiet_and_installs_exactly_the_lock(docker: Docker, image:
 def test_a_container_serves_plays_restarts_keeps_its_key_and_stops_promptly(
     docker: Docker, image: BuiltImage, data_volume: str, tmp_path: Path
 ) -> None:
-    container = docker.name("game")
+    container = docker.name(f"game-{len(docker.containers)}")
     port = free_port()
     started = time.monotonic()
     # The hardened command from docs/operations.md, on a free loopback port.
