@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 
 import uvicorn
 from pydantic import ValidationError
 
 from app.logs import log_config
-from app.settings import get_settings
+from app.register import open_register
+from app.server import GuardedHttpTools
+from app.settings import Settings, get_settings
 from app.startup import StartupError, open_sealer, settings_problem
 
 __all__ = ["main"]
@@ -26,6 +29,7 @@ def main() -> None:
     try:
         settings = get_settings()
         open_sealer(settings)
+        asyncio.run(_try_register(settings))
     except ValidationError as error:
         sys.exit(settings_problem(error))
     except StartupError as error:
@@ -38,7 +42,15 @@ def main() -> None:
         workers=settings.workers,
         server_header=False,
         log_config=log_config(),
+        # httptools with a header-size limit and a deadline for slow clients (app.server).
+        http=GuardedHttpTools,
+        timeout_keep_alive=5,
     )
+
+
+async def _try_register(settings: Settings) -> None:
+    register = await open_register(settings)
+    await register.close()
 
 
 if __name__ == "__main__":

@@ -3,8 +3,11 @@
 A saved game travels through the browser as a token; the server alone can read or
 forge one. A token is ``v1.<key id>.<Fernet token>``:
 
-- ``v1`` names the format: zlib-compressed payload, encrypted and authenticated by
-  Fernet (AES-128-CBC with HMAC-SHA256).
+- ``v1`` names the format: a zlib stream of the payload, encrypted and authenticated by
+  Fernet (AES-128-CBC with HMAC-SHA256). Tokens are sealed with zlib's level 0 (stored, not
+  compressed): compression would make a token's length depend on what it hides (a game
+  compresses better when the computer holds cards that repeat ones in its log), and the
+  length is visible to anyone. Tokens sealed compressed by earlier versions still open.
 - the key id is the first 8 hex digits of the SHA-256 of the sealing key. It is not
   secret and not trusted; it only tells "sealed under a key we no longer have" apart
   from "changed or damaged" when no key opens the token.
@@ -133,10 +136,13 @@ class Sealer:
         return cls(keys, max_token_chars=settings.max_body_bytes)
 
     def seal(self, payload: bytes) -> str:
-        """Compress, encrypt and sign ``payload`` under the first key."""
+        """Frame (uncompressed, see above), encrypt and sign ``payload`` under the first key.
+
+        The token's length is a function of the payload's length only.
+        """
         if len(payload) > self.max_payload_bytes:
             raise OversizedTokenError("This game could not be saved: it is too large.")
-        sealed = self._primary.encrypt(zlib.compress(payload, 9)).decode("ascii")
+        sealed = self._primary.encrypt(zlib.compress(payload, 0)).decode("ascii")
         token = f"{FORMAT_VERSION}.{self._primary_id}.{sealed}"
         # A token this server could not open again must never leave it.
         if len(token) > self.max_token_chars:

@@ -26,7 +26,7 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=1, le=65535)
 
     data_dir: Path = Path("data")
-    """Where the server keeps its state: today only ``secret.key``."""
+    """Where the server keeps its state: ``secret.key`` and the move register's SQLite file."""
 
     keys: Annotated[tuple[SecretStr, ...], NoDecode] = ()
     """Fernet keys from ``GIN_KEYS``, comma-separated: the first seals, all of them open.
@@ -38,6 +38,26 @@ class Settings(BaseSettings):
     """Largest request body accepted, and so the largest sealed game token."""
 
     workers: int = Field(default=1, ge=1)
+
+    request_seconds: float = Field(default=10.0, gt=0)
+    """A request must arrive whole within this many seconds of its first byte (``app.server``)."""
+
+    register_url: str = ""
+    """Where the move register lives (``app.register``): empty for a SQLite file in ``data_dir``,
+    or ``redis://host:6379/0`` (also ``rediss://``, ``unix://``) for one Redis shared by replicas."""
+
+    register_idle_seconds: int = Field(default=30 * 24 * 3600, ge=1)
+    """A match nobody has played for this long is forgotten by the register: its save, still in
+    the browser, is then taken as it is posted."""
+
+    @field_validator("register_url")
+    @classmethod
+    def _check_register_url(cls, url: str) -> str:
+        url = url.strip()
+        if url and url.partition(":")[0].lower() not in ("redis", "rediss", "unix"):
+            # Never quoted: a URL may hold a password.
+            raise ValueError("must be empty (a SQLite file in GIN_DATA_DIR) or a redis://, rediss:// or unix:// URL")
+        return url
 
     @field_validator("keys", mode="before")
     @classmethod

@@ -8,6 +8,7 @@ through ``GIN_*`` variables.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-__all__ = ["LiveServer", "free_port", "running_server"]
+__all__ = ["LiveServer", "RedisServer", "free_port", "running_redis", "running_server"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,3 +117,56 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     with suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
+
+
+@dataclass(frozen=True)
+class RedisServer:
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            with suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=10)
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+
+
+@contextmanager
+def running_redis(binary: str | None = None) -> Iterator[RedisServer]:
+    """A fresh ``redis-server`` (Debian's package) on 127.0.0.1, answering PING; stopped afterwards.
+
+    No configuration file and no persistence: it keeps everything in memory and leaves nothing behind.
+    """
+    binary = binary or shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("redis-server is not installed: apt-get install redis-server")
+    port = free_port()
+    command = [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"]
+    command += ["--protected-mode", "yes", "--loglevel", "warning", "--dir", tempfile.gettempdir()]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = RedisServer(port, process)
+    try:
+        _wait_for_ping(server)
+        yield server
+    finally:
+        server.stop()
+
+
+def _wait_for_ping(server: RedisServer, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"redis-server exited with {server.process.returncode}")
+        with suppress(OSError), socket.create_connection(("127.0.0.1", server.port), timeout=1) as connection:
+            connection.sendall(b"PING\r\n")
+            if connection.recv(64).startswith(b"+PONG"):
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"redis-server did not answer on port {server.port} within {timeout:.0f} s")

@@ -1,12 +1,15 @@
 """Load test over loopback with ``wrk``: game moves against a static page of the same server.
 
     python -m benchmarks.load [--duration 60] [--connections 50] [--workers N] [--levels normal]
+                              [--register sqlite|redis]
 
-Starts ``gin-rummy`` on a free 127.0.0.1 port with a fresh data directory, plays a few
-games through HTTP to collect real sealed tokens, then runs ``wrk`` twice against it:
+Starts ``gin-rummy`` on a free 127.0.0.1 port with a fresh data directory (and, for
+``--register redis``, a fresh ``redis-server`` as its move register), then runs ``wrk`` twice:
 
-1. the game mix: new matches, draws, and discards (each discard includes the computer's
-   whole reply: engine, opponent, render, seal), replaying those tokens at random;
+1. the game mix: each connection plays its own matches (``load.lua``): new matches, draws and
+   discards, each posting the save the previous answer carried, as the page does (the move
+   register answers any older save with the latest position instead of playing it). Each
+   discard includes the computer's whole reply: engine, opponent, render, seal, register;
 2. a static page (``/rules`` by default: a page with no game work) for the same time.
 
 It prints requests/s, p50/p99 latency and error counts (non-2xx responses and socket
@@ -24,47 +27,25 @@ it (and the server) if it overstays.
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import os
-import random
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import urllib.parse
-import urllib.request
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from benchmarks.live import running_server
+from benchmarks.live import running_redis, running_server
 
-__all__ = ["Measurement", "Prepared", "Report", "cores", "main", "prepare", "run"]
+__all__ = ["Measurement", "Report", "cores", "main", "run"]
 
 HERE = Path(__file__).resolve().parent
 SCRIPT = HERE / "load.lua"
-HX = {"HX-Request": "true", "Accept-Encoding": "gzip"}
-# One new match for every nine moves, and as many draws as discards: a turn is a draw then a discard.
-MIX = {"new": 2, "draw": 9, "discard": 9}
 TARGET_P99_MS = 100.0
 TARGET_RATIO = 0.40
-
-_TOKEN = re.compile(r'data-token="([^"]+)"')
-_TABLE_VALS = re.compile(r"""id="table"[^>]*?hx-vals='([^']*)'""", re.DOTALL)
-_PHASE = re.compile(r'id="table" class="table phase-([a-z_]+)"')
-_CARD = re.compile(r'id="card-([2-9TJQKA][cdhs])"\s+class="([^"]*)"')
-_ACTION = re.compile(r"""hx-post="/game/act" hx-vals='([^']*)'""")
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """Form bodies of real requests, by kind: each one answered 200 when it was collected."""
-
-    new: list[str]
-    draw: list[str]
-    discard: list[str]
 
 
 @dataclass(frozen=True)
@@ -79,6 +60,7 @@ class Measurement:
     non_2xx: int
     socket_errors: int
     statuses: dict[str, int]
+    kinds: dict[str, int]
 
     @property
     def rate(self) -> float:
@@ -97,7 +79,7 @@ class Report:
     connections: int
     duration: int
     workers: int
-    prepared: dict[str, int]
+    register: str
     levels: tuple[str, ...]
     load_average: tuple[float, float, float]
 
@@ -113,87 +95,6 @@ class Report:
 def cores() -> int:
     """The CPUs this process may run on (its affinity, which a container's cpuset narrows)."""
     return len(os.sched_getaffinity(0))
-
-
-def _post(base_url: str, path: str, fields: dict[str, str]) -> tuple[int, str]:
-    body = urllib.parse.urlencode(fields).encode()
-    request = urllib.request.Request(f"{base_url}{path}", data=body, headers={"HX-Request": "true"}, method="POST")
-    with urllib.request.urlopen(request, timeout=30) as response:
-        status: int = response.status
-        return status, response.read().decode()
-
-
-def _table(page: str) -> tuple[str, str, dict[str, str], list[tuple[str, str]], set[str]]:
-    """The token, phase, table values, hand (card, classes) and offered actions of a table page."""
-    token = _TOKEN.search(page)
-    vals = _TABLE_VALS.search(page)
-    phase = _PHASE.search(page)
-    if token is None or vals is None or phase is None:
-        raise RuntimeError(f"not a table page:\n{page[:2000]}")
-    actions = {json.loads(html.unescape(m))["action"] for m in _ACTION.findall(page)}
-    return token.group(1), phase.group(1), json.loads(html.unescape(vals.group(1))), _CARD.findall(page), actions
-
-
-def prepare(
-    base_url: str, *, games: int = 24, turns: int = 6, seed: int = 1, levels: Sequence[str] = ("normal",)
-) -> Prepared:
-    """Play ``games`` games for up to ``turns`` turns each, keeping every draw and discard request.
-
-    The games' levels cycle through ``levels``: a discard's cost is mostly the computer's reply,
-    and Hard thinks longest. Every kept request was answered 200 here, so during the load any
-    failure is the server's.
-    """
-    rng = random.Random(seed)
-    new, draws, discards = [], [], []
-    for game in range(games):
-        level = levels[game % len(levels)]
-        fields = {"level": level, "token": "", "sort": "rank"}
-        status, page = _post(base_url, "/game/new", fields)
-        assert status == 200, status
-        new.append(urllib.parse.urlencode(fields))
-        for _turn in range(turns):
-            token, phase, vals, hand, actions = _table(page)
-            base = {"token": token, "at": vals["at"], "selected": "", "sort": "rank"}
-            if phase == "upcard":
-                # The first upcard: pass it or take it, as a person would; not part of the mix.
-                action = rng.choice(sorted(actions))
-            elif phase == "draw":
-                for drawing in sorted(actions & {"draw_stock", "take_discard"}):
-                    draws.append(urllib.parse.urlencode({**base, "action": drawing}))
-                action = "draw_stock"
-            elif phase == "discard":
-                # Not the card just taken from the discard pile (R10): the engine would refuse it.
-                card = rng.choice([code for code, classes in hand if "taken" not in classes.split()])
-                action = f"discard {card}"
-                discards.append(urllib.parse.urlencode({**base, "action": action}))
-            else:
-                break
-            status, page = _post(base_url, "/game/act", {**base, "action": action})
-            assert status == 200, (status, page[:2000])
-    for kind, bodies in (("draw", draws), ("discard", discards)):
-        for body in bodies:
-            status, _ = _post(base_url, "/game/act", dict(urllib.parse.parse_qsl(body)))
-            if status != 200:
-                raise RuntimeError(f"a prepared {kind} request answered {status}")
-    return Prepared(new=new, draw=draws, discard=discards)
-
-
-def _lua_string(text: str) -> str:
-    return json.dumps(text)  # a JSON string of ASCII is a valid Lua string literal
-
-
-def _write_requests(prepared: Prepared, directory: Path) -> Path:
-    lines = ["return {"]
-    for kind, weight in MIX.items():
-        bodies = getattr(prepared, kind)
-        path = "/game/new" if kind == "new" else "/game/act"
-        lines.append(f"  {{ weight = {weight}, path = {_lua_string(path)}, bodies = {{")
-        lines.extend(f"    {_lua_string(body)}," for body in bodies)
-        lines.append("  } },")
-    lines.append("}")
-    out = directory / "requests.lua"
-    out.write_text("\n".join(lines) + "\n", encoding="ascii")
-    return out
 
 
 def _wrk(wrk: str, url: str, *, connections: int, duration: int, threads: int, env: dict[str, str]) -> Measurement:
@@ -224,6 +125,7 @@ def _wrk(wrk: str, url: str, *, connections: int, duration: int, threads: int, e
         non_2xx=data["non_2xx"],
         socket_errors=sum(data["socket"].values()),
         statuses={str(k): int(v) for k, v in (data["statuses"] or {}).items()},
+        kinds={str(k): int(v) for k, v in (data.get("kinds") or {}).items()},
     )
 
 
@@ -234,35 +136,35 @@ def run(
     threads: int = 1,
     workers: int | None = None,
     static_path: str = "/rules",
-    games: int = 24,
-    seed: int = 1,
     levels: Sequence[str] = ("normal",),
+    register: str = "sqlite",
 ) -> Report:
-    """Start a server, prepare tokens, measure the game mix then the static page, stop the server."""
+    """Start a server (and its register), measure the game mix then the static page, stop them."""
     # Another busy process on this machine skews every figure: record how busy it was.
     load_average = os.getloadavg()
     workers = workers or cores()
     wrk = shutil.which("wrk")
     if wrk is None:
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
-    with tempfile.TemporaryDirectory(prefix="gin-load-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="gin-load-") as scratch, ExitStack() as stack:
         directory = Path(scratch)
         (directory / "data").mkdir()
+        env: dict[str, str] = {}
+        if register == "redis":
+            env["GIN_REGISTER_URL"] = stack.enter_context(running_redis()).url
         # The server's access log goes to a file, as it would in production (not to this terminal).
-        with running_server(directory / "data", workers=workers) as server:
-            prepared = prepare(server.base_url, games=games, seed=seed, levels=levels)
-            requests_file = _write_requests(prepared, directory)
-            env = {"GIN_LOAD_REQUESTS": str(requests_file), "GIN_LOAD_PATH": static_path}
-            game = _wrk(
-                wrk, server.base_url, connections=connections, duration=duration, threads=threads,
-                env={**env, "GIN_LOAD_MODE": "game"},
-            )  # fmt: skip
-            static = _wrk(
-                wrk, server.base_url, connections=connections, duration=duration, threads=threads,
-                env={**env, "GIN_LOAD_MODE": "static"},
-            )  # fmt: skip
-    counts = {"new": len(prepared.new), "draw": len(prepared.draw), "discard": len(prepared.discard)}
-    return Report(game, static, static_path, connections, duration, workers, counts, tuple(levels), load_average)
+        server = stack.enter_context(running_server(directory / "data", workers=workers, env=env))
+        load_env = {"GIN_LOAD_PATH": static_path, "GIN_LOAD_LEVELS": ",".join(levels)}
+        # One wrk thread per connection: each thread plays one table, reading every answer.
+        game = _wrk(
+            wrk, server.base_url, connections=connections, duration=duration, threads=connections,
+            env={**load_env, "GIN_LOAD_MODE": "game"},
+        )  # fmt: skip
+        static = _wrk(
+            wrk, server.base_url, connections=connections, duration=duration, threads=threads,
+            env={**load_env, "GIN_LOAD_MODE": "static"},
+        )  # fmt: skip
+    return Report(game, static, static_path, connections, duration, workers, register, tuple(levels), load_average)
 
 
 def _line(name: str, m: Measurement) -> str:
@@ -273,8 +175,8 @@ def _line(name: str, m: Measurement) -> str:
 
 
 def describe(report: Report) -> str:
-    mix = ", ".join(f"{kind} {weight}" for kind, weight in MIX.items())
     game, static = report.game, report.static
+    kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(game.kinds.items()) if count)
     verdict = {
         "zero errors": report.errors == 0,
         f"game p99 under {TARGET_P99_MS:.0f} ms": game.p99_ms < TARGET_P99_MS,
@@ -286,9 +188,8 @@ def describe(report: Report) -> str:
             f"{report.workers} uvicorn worker(s); load average before the run "
             + " ".join(f"{x:.2f}" for x in report.load_average)
             + f" on {cores()} CPUs",
-            f"game mix (weights {mix}) replaying {report.prepared['draw']} draw, "
-            f"{report.prepared['discard']} discard and {report.prepared['new']} new-match requests "
-            f"of {'/'.join(report.levels)} games",
+            f"game mix: each connection plays its own {'/'.join(report.levels)} matches ({kinds}); "
+            f"move register: {report.register}",
             "",
             f"{'':<22} {'req/s':>9} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'non-2xx':>8} {'socket':>8}",
             _line("game mix", game),
@@ -309,8 +210,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (it shares the CPU with the server)")
     parser.add_argument("--workers", type=int, default=None, help="uvicorn workers (default: one per CPU)")
     parser.add_argument("--static-path", default="/rules", help="the static page to compare with")
-    parser.add_argument("--games", type=int, default=24, help="games played to collect tokens")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--register", choices=["sqlite", "redis"], default="sqlite", help="the move register's store (default sqlite)"
+    )
     parser.add_argument(
         "--levels", default="normal", help="computer levels of the games replayed, comma-separated (default normal)"
     )
@@ -327,9 +229,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         threads=options.threads,
         workers=options.workers,
         static_path=options.static_path,
-        games=options.games,
-        seed=options.seed,
         levels=levels,
+        register=options.register,
     )
     print(describe(report))
     if options.json:

@@ -7,7 +7,7 @@ from fastapi import Request, Response
 from app.ai import Level
 from app.engine import view
 from app.routes.deps import Current
-from app.web import HUMAN, ChooserView, TableView, seal_save, stamp, table_view
+from app.web import HUMAN, ChooserView, TableView, stamp, table_view
 from app.web.templating import templates
 
 __all__ = ["is_htmx", "render_chooser", "render_loading", "render_table"]
@@ -36,6 +36,13 @@ def _render(request: Request, shown: TableView | ChooserView, status_code: int) 
     return response
 
 
+def _handed_out(game: Current) -> str:
+    # A token the register does not hold would be refused as out of date on the next move.
+    if not game.token:
+        raise RuntimeError("a table was rendered with a game that was not committed to the register")
+    return game.token
+
+
 def render_loading(request: Request) -> Response:
     """The first page: an empty table that asks for the saved game as soon as the script can read it."""
     return _render(request, ChooserView(screen="loading"), 200)
@@ -62,7 +69,7 @@ def render_table(
     announce_from: int | None = None,
     with_hint: bool = False,
 ) -> Response:
-    """The table for ``game``, carrying a freshly sealed token (so an old key's save is re-sealed too).
+    """The table for ``game``, carrying its registered token (``app.routes.deps.commit``).
 
     ``with_hint`` adds the Hard player's suggestion (the person asked for a hint).
     """
@@ -70,7 +77,7 @@ def render_table(
         view(game.state, HUMAN),
         game.saved.level,
         match_id=game.saved.match_id,
-        token=seal_save(game.sealer, game.saved),
+        token=_handed_out(game),
         at=stamp(game.state),
         selected=game.posted.selected,
         sort=game.posted.sort,

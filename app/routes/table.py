@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request, Response
 
 from app.ai import Level
 from app.engine import Action, EngineError
-from app.routes.deps import Current, CurrentGame, OpenedGame, PostedForm, Rng, SealerDep, open_game
+from app.routes.deps import Current, CurrentGame, OpenedGame, PostedForm, Rng, SealerDep, commit, open_game
 from app.routes.render import render_chooser, render_table
 from app.web import UnreadableSave, open_save, play, start_match
 
@@ -25,7 +25,7 @@ async def resume(request: Request, posted: PostedForm, sealer: SealerDep) -> Res
     """Show the saved game (a reload, a new tab), or the new-match screen when there is none."""
     if not posted.token:
         return render_chooser(request)
-    return render_table(request, open_game(posted, sealer))
+    return render_table(request, await commit(request, open_game(posted, sealer)))
 
 
 @router.post("/new")
@@ -42,7 +42,7 @@ async def new_match(request: Request, posted: PostedForm, sealer: SealerDep, rng
     except UnreadableSave:
         previous = None  # the person chose to start afresh: a coin flip decides who starts
     game = Current(start_match(chosen, rng, previous), replace(posted, selected=None), sealer)
-    return render_table(request, game, announce_from=0)
+    return render_table(request, await commit(request, game), announce_from=0)
 
 
 @router.post("/choose")
@@ -54,13 +54,13 @@ async def choose_new_match(request: Request, game: OpenedGame) -> Response:
 @router.post("/show")
 async def show(request: Request, game: CurrentGame) -> Response:
     """Re-render the table with the hand sorted another way (not a move; choosing a card needs no request)."""
-    return render_table(request, game)
+    return render_table(request, await commit(request, game))
 
 
 @router.post("/hint")
 async def hint(request: Request, game: CurrentGame) -> Response:
     """The table with the Hard player's suggested draw and discard (from the person's view only); not a move."""
-    return render_table(request, game, with_hint=True)
+    return render_table(request, await commit(request, game), with_hint=True)
 
 
 @router.post("/act")
@@ -71,7 +71,8 @@ async def act(request: Request, game: CurrentGame, rng: Rng) -> Response:
         after = play(game.saved, Action.parse(game.posted.action), rng)
     except EngineError as error:
         # Illegal or garbled: the same table, unchanged, with the engine's reason.
-        return render_table(request, game, message=str(error), status_code=409)
+        return render_table(request, await commit(request, game), message=str(error), status_code=409)
     # A selection survives a draw (choose your discard early); a card no longer held is dropped when shown.
     same_hand = after.state.deal == before.deal
-    return render_table(request, game.moved_to(after), announce_from=len(before.log) if same_hand else 0)
+    moved = await commit(request, game.moved_to(after))
+    return render_table(request, moved, announce_from=len(before.log) if same_hand else 0)

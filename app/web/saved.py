@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
@@ -30,25 +31,39 @@ class SavedGame(BaseModel):
     state: GameState
     match_id: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{0,32}$")] = ""
     """A name for the match, so the browser can count each finished hand once and keep each deal's
-    fingerprint under its own key. Saves from before it existed get one when next opened."""
+    fingerprint under its own key, and the move register can keep the match's latest save. Saves
+    from before it existed get one when next opened."""
 
     @classmethod
     def start(cls, state: GameState, level: Level) -> SavedGame:
-        return cls(format=SAVE_FORMAT, level=level, state=state, match_id=match_id_for(state))
+        # 128 random bits, drawn from no game generator (seeded tests deal as before): no two
+        # matches share a register entry, and nobody can guess another's.
+        return cls(format=SAVE_FORMAT, level=level, state=state, match_id=secrets.token_hex(16))
 
     def with_state(self, state: GameState) -> SavedGame:
         return self.model_copy(update={"state": state})
 
 
 def match_id_for(state: GameState) -> str:
-    """The start of the current deal's fingerprint: random (the shuffle's salt), public, and drawn from
-    no generator, so seeded tests and replays deal exactly as before. Kept for the rest of the match."""
+    """The id of a match saved before ids existed: the start of its current deal's fingerprint (random,
+    from the shuffle's salt). Kept for the rest of the match."""
     return state.deal.fingerprint[:16]
 
 
+PAD_TO = 128
+"""A sealed game's JSON is padded with spaces to a multiple of this many bytes (JSON ignores them)."""
+
+
 def seal_save(sealer: Sealer, saved: SavedGame) -> str:
+    """The sealed save; its length is a function of public facts only.
+
+    Every card is written as two characters wherever it sits, and the sealer does not compress,
+    so which cards the computer holds or the stock hides does not change the length; padding
+    also rounds away the few characters that public facts (scores, counts) add at a time.
+    """
     # exclude_defaults keeps the token short: most of the state's fields sit at their defaults early on.
-    return sealer.seal(saved.model_dump_json(exclude_defaults=True).encode())
+    payload = saved.model_dump_json(exclude_defaults=True).encode()
+    return sealer.seal(payload + b" " * (-len(payload) % PAD_TO))
 
 
 def open_save(sealer: Sealer, token: str) -> SavedGame:

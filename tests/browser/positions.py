@@ -7,6 +7,7 @@ localStorage, exactly as if it had been played there.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -44,6 +45,9 @@ def keyed_server(data_dir: Path) -> Iterator[KeyedServer]:
 
 
 def sealed(sealer: Sealer, state: GameState, level: str = "normal", match_id: str = "") -> str:
+    # A match of its own unless told otherwise: positions dealt alike would otherwise share one
+    # in the server's move register, and each test's save would be another's older one.
+    match_id = match_id or secrets.token_hex(16)
     saved = SavedGame.model_validate({"format": 1, "level": level, "state": state, "match_id": match_id})
     return seal_save(sealer, saved)
 

@@ -43,7 +43,7 @@ from hypothesis.stateful import (
 from app.ai import Level
 from app.engine import DECK, Action, ActionKind, GameState, Phase, apply, legal_actions, new_match
 from app.main import create_app
-from app.routes.deps import get_rng
+from app.routes.deps import MOVED_ON, get_rng
 from app.seal import Sealer
 from app.settings import Settings
 from app.web import COMPUTER, HUMAN, SavedGame, open_save, seal_save
@@ -119,6 +119,7 @@ class HttpGame(RuleBasedStateMachine):
         self.client: TestClient = self.client_for(SERVER)
         self.table: Table | None = None  # what the browser's localStorage holds
         self.history: list[Table] = []  # older saves, as an old tab or a kept token would hold them
+        self.latest: dict[str, Table] = {}  # what the move register holds, by match
         COUNTS.examples += 1
 
     @staticmethod
@@ -157,13 +158,18 @@ class HttpGame(RuleBasedStateMachine):
         if self.table is not None:
             self.history.append(self.table)
         self.table = table
+        self.latest[table.saved.match_id] = table
 
-    def unchanged(self, response: Any, posted: Table | None) -> None:
-        """A refusal: no new game; if the page carries a game, it is the one posted."""
+    def unchanged(self, response: Any, posted: Table | None) -> Table | None:
+        """A refusal: no new game; if the page carries a game, it is the one posted (sealed afresh:
+        the page stores it, and the move register now holds it as the match's latest)."""
         carried = self.opened(response)
         if carried is not None:
             assert posted is not None, "a request without a game got one"
             assert carried.state == posted.state and carried.saved.level == posted.saved.level
+            if posted is self.table:
+                self.adopt(carried)
+        return carried
 
     # ----- the person's legal play
 
@@ -285,25 +291,37 @@ class HttpGame(RuleBasedStateMachine):
     @precondition(lambda self: bool(self.history))
     @rule(data=st.data())
     def replay_a_kept_token(self, data: st.DataObject) -> None:
-        # The server keeps nothing, so an old save still plays (see docs/operations.md); it must play
-        # by the rules from where it was, and the current game is not touched.
+        # The move register keeps each match's latest save: an older one is answered with the
+        # latest position and a sentence, and nothing is played (the reproduction of issue 12:
+        # replaying old saves revealed the stock). The latest save of an earlier match still plays.
         old = data.draw(st.sampled_from(self.history), label="old save")
+        latest = self.latest[old.saved.match_id]
         actions = legal_actions(old.state)
         if not actions or old.state.phase is Phase.MATCH_OVER:
             return
         action = data.draw(st.sampled_from(actions), label="action")
         generator_state = self.server.rng.getstate()
         response = self.post_form("/game/act", self.fields(old, action=str(action)))
-        assert response.status_code == 200
         after = self.opened(response)
         assert after is not None
-        self.check_successor(old.state, action, after.state, generator_state)
+        if old.token == latest.token:
+            assert response.status_code == 200
+            self.check_successor(old.state, action, after.state, generator_state)
+            self.latest[old.saved.match_id] = after
+            return
+        assert response.status_code == 409
+        assert read(response).message == MOVED_ON
+        assert after.token == latest.token, "the answer carries the match's latest save, as it is"
 
     # ----- what a broken or hostile client sends
 
     @rule(path=st.sampled_from(PATHS), token=garbage_text, htmx=st.booleans())
     def post_garbage_as_the_token(self, path: str, token: str, htmx: bool) -> None:
         response = self.post_form(path, {"token": token, "action": "draw_stock", "level": "easy"}, htmx=htmx)
+        if not htmx:
+            assert response.status_code == 403  # not from the page's own htmx: refused before anything
+            self.unchanged(response, None)
+            return
         if path == "/game/new":
             assert response.status_code == 200  # a new match never needs the old one
             return
@@ -404,8 +422,9 @@ class HttpGame(RuleBasedStateMachine):
         table = Table(seal_save(self.server.sealer, saved), saved)
         response = self.post_form("/game/resume", self.fields(table))
         assert response.status_code == 200
-        self.unchanged(response, table)
-        self.adopt(table)
+        carried = self.unchanged(response, table)
+        assert carried is not None
+        self.adopt(carried)
 
     @invariant()
     def the_stored_game_obeys_the_rules(self) -> None:

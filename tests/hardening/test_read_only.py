@@ -4,7 +4,7 @@ No Docker engine runs here, so the test watches the real ``gin-rummy`` process i
 a Python audit hook (PEP 578), installed before the app is imported, reports every file
 opened for writing and every file-system change. A game is played, refused and served
 static files; then nothing may have been written outside ``GIN_DATA_DIR``, whose only
-file is the key. The working directory, ``HOME`` and ``TMPDIR`` stay empty.
+files are the key and the move register. The working directory, ``HOME`` and ``TMPDIR`` stay empty.
 
 The container's HEALTHCHECK command is also run against this real server.
 """
@@ -22,6 +22,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
+from app.register import SQLITE_FILE_NAME
 from app.seal import KEY_FILE_NAME
 from benchmarks.live import running_server
 from tests.hardening.live_play import HX, token_of
@@ -86,7 +87,8 @@ def test_the_app_writes_nothing_outside_its_data_directory(tmp_path: Path) -> No
         game = client.post("/game/new", data={"level": "hard"}, headers=HX)
         token = token_of(game)
         for action in ("pass", "draw_stock", "take_upcard"):
-            client.post("/game/act", data={"token": token, "action": action}, headers=HX)
+            # Each from the save the last answer carried (an older one would only be shown the latest).
+            token = token_of(client.post("/game/act", data={"token": token, "action": action}, headers=HX))
         assert client.post("/game/act", data={"token": token[:-9], "action": "pass"}, headers=HX).status_code == 400
         assert client.post("/game/act", content=b"x" * 200_000, headers=HX).status_code == 413
         big_form = {"token": token, "junk": "y" * 60_000}
@@ -97,7 +99,7 @@ def test_the_app_writes_nothing_outside_its_data_directory(tmp_path: Path) -> No
     assert writes, "the audit hook saw no write at all, not even the key: it is not working"
     outside = [(event, path) for event, path in writes if not Path(path).is_relative_to(data)]
     assert not outside, outside
-    assert [p.name for p in data.iterdir()] == [KEY_FILE_NAME]
+    assert sorted(p.name for p in data.iterdir()) == sorted([KEY_FILE_NAME, SQLITE_FILE_NAME])
     for directory in (cwd, home, tmp):
         assert list(directory.iterdir()) == [], directory
 

@@ -14,6 +14,7 @@ import httpx2 as httpx
 import pytest
 from cryptography.fernet import Fernet
 
+from app.register import SQLITE_FILE_NAME
 from app.seal import KEY_FILE_NAME, Sealer, load_or_create_key_file
 from app.web import open_save
 from benchmarks.live import running_server
@@ -39,14 +40,15 @@ def test_a_restarted_server_with_the_same_data_directory_continues_the_game(tmp_
         sealer = Sealer(load_or_create_key_file(data / KEY_FILE_NAME))
         token = token_of(started)
         save = play(client, sealer, Save(token, open_save(sealer, token)), 4)
-    assert [p.name for p in data.iterdir()] == [KEY_FILE_NAME], "the server keeps nothing but its key"
+    assert sorted(p.name for p in data.iterdir()) == sorted([KEY_FILE_NAME, SQLITE_FILE_NAME]), "its key and register"
     assert stat.S_IMODE((data / KEY_FILE_NAME).stat().st_mode) == 0o600
 
     with running_server(data) as second, httpx.Client(base_url=second.base_url, timeout=30) as client:
         resumed = client.post("/game/resume", data={"token": save.token, "at": save.at}, headers=HX)
         assert resumed.status_code == 200
         assert sealer.unseal(token_of(resumed)) == sealer.unseal(save.token)  # the same game, nothing lost
-        after = play(client, sealer, save, 4)
+        # The page stores the answer's save (the move register now holds it) and plays on from it.
+        after = play(client, sealer, Save(token_of(resumed), save.saved), 4)
         assert after.state != save.state
 
     # The control: a server with another data directory (so another key) cannot open it.

@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 
 from app.engine import GameState, Phase
 from app.main import create_app
-from app.routes.deps import get_rng
+from app.routes.deps import MOVED_ON, get_rng
 from app.seal import Sealer, SealError
 from app.settings import Settings
 from app.web import HUMAN, SavedGame, open_save, seal_save, stamp
@@ -83,6 +83,12 @@ def assert_refused(response: Any, words: str) -> None:
     assert carried_token(response) == "", "a refusal must not hand the page a token to store"
 
 
+def assert_moved_on(response: Any, latest: str) -> None:
+    assert response.status_code == 409, (response.status_code, response.text[:1000])
+    assert read(response).message == MOVED_ON
+    assert carried_token(response) == latest
+
+
 def assert_still_plays(client: TestClient, sealer: Sealer, token: str, state: GameState) -> None:
     response = move(client, token, stamp(state))
     assert response.status_code == 200
@@ -110,8 +116,11 @@ def test_every_character_changed_is_refused_unless_the_sealed_bytes_are_identica
             changed = token[:position] + replacement + token[position + 1 :]
             response = move(client, changed, at)
             assert response.status_code < 500
-            if response.status_code == 200:
+            if response.status_code != 400:
+                # It opened: the same sealed bytes under another spelling. Not the save the register
+                # holds, so not played either: the latest position comes back, as it is.
                 assert same_sealed_bytes(sealer, changed, token), (position, replacement)
+                assert_moved_on(response, token)
                 passed.append(position)
             else:
                 assert_refused(response, "could not be opened")
@@ -133,8 +142,9 @@ def test_every_truncation_and_extension_is_refused(client: TestClient, sealer: S
             assert_refused(response, "could not be opened")
     for suffix in ("=", "==", "A", "AAAA", ".", ".v1", " x", "\x00"):
         response = move(client, token + suffix, at)
-        if response.status_code == 200:  # extra base64 padding decodes to the very same bytes
+        if response.status_code != 400:  # extra base64 padding decodes to the very same bytes
             assert suffix.startswith("=") and same_sealed_bytes(sealer, token + suffix, token), suffix
+            assert_moved_on(response, token)
         else:
             assert_refused(response, "could not be opened")
     assert_still_plays(client, sealer, token, state)
@@ -183,3 +193,5 @@ def test_a_genuine_save_is_sealed_again_with_a_fresh_token_that_plays_on(client:
     assert again and again != token  # a new Fernet IV every time
     assert open_save(sealer, again) == open_save(sealer, token)
     assert seal_save(sealer, open_save(sealer, token)) != token
+    # The fresh one is the latest now; it plays on.
+    assert_still_plays(client, sealer, again, open_save(sealer, again).state)

@@ -1,8 +1,9 @@
 """Under ``uvicorn --workers 2`` any worker serves any request of any game.
 
 The two workers share only the data directory, and start with no key in it: each makes
-or reads ``secret.key`` on its first request (``app.seal`` writes it atomically, so both
-end up with the same key). Several players each play a game with a new connection per
+or reads ``secret.key`` at its startup (``app.seal`` writes it atomically, so both end up
+with the same key), and both open the move register's SQLite file there, so a save played
+on one is the latest on the other. Several players each play a game with a new connection per
 request, so the kernel hands requests to whichever worker accepts first; every answer must
 be right whichever worker gave it. Which worker that was comes from uvicorn's own access
 log, formatted with the process id by the test's log configuration: the app has no
@@ -20,6 +21,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
+from app.register import SQLITE_FILE_NAME
 from app.seal import KEY_FILE_NAME, Sealer, load_or_create_key_file
 from app.web import open_save
 from benchmarks.live import running_server
@@ -97,4 +99,4 @@ def test_any_worker_serves_any_request_of_any_game(tmp_path: Path) -> None:
     assert len(workers) == 2, f"one worker served everything: {workers}"
     per_worker = {pid: sum(1 for p, _, _ in served if p == pid) for pid in workers}
     print(f"\n{len(served)} game requests over 2 workers: {sorted(per_worker.values())}")
-    assert [p.name for p in data.iterdir()] == [KEY_FILE_NAME]
+    assert sorted(p.name for p in data.iterdir()) == sorted([KEY_FILE_NAME, SQLITE_FILE_NAME])

@@ -1,7 +1,8 @@
 // The few things htmx cannot do: keep the sealed game in localStorage and send it with every request.
-// The server keeps no games, so this browser's copy is the only one; it is replaced only by a
-// response that carries a new token (an error screen carries none, so a bad save stays until the
-// person starts a new match).
+// This browser's copy is the save; it is replaced only by a response to this page's own htmx
+// request that carries a token (an error screen carries none, so a bad save stays until the
+// person starts a new match). A page the browser was navigated to never writes it: a form on
+// another site could otherwise post to this one and have its answer stored.
 (function () {
   "use strict";
   var SAVE = "gin-rummy.save";
@@ -36,7 +37,6 @@
   });
 
   document.addEventListener("htmx:afterSwap", keepToken);
-  document.addEventListener("DOMContentLoaded", keepToken);
 
   document.addEventListener("htmx:sendError", function () {
     var offline = document.getElementById("offline");

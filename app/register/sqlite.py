@@ -1,0 +1,121 @@
+"""The default register: one SQLite file in the data directory, shared by the workers of one machine.
+
+Write-ahead logging lets readers and the one writer work at once; each swap is a single
+``INSERT … ON CONFLICT DO UPDATE … WHERE`` statement, which SQLite runs as one transaction
+under its write lock, so of two workers swapping the same match from the same token exactly
+one changes the row. A statement takes tens of microseconds, so it runs on the event loop
+rather than paying for a hand-off to a thread; a lock held elsewhere longer than
+``BUSY_SECONDS`` makes the swap fail (``RegisterUnavailable``), and nothing is played.
+
+``synchronous=NORMAL``: a commit survives the server process dying at any moment; a power
+cut may lose the last moves, which then read as unknown matches (their saves are taken as the
+browser posts them).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+from app.register import RegisterUnavailable
+from app.startup import StartupError, check_data_dir
+
+__all__ = ["BUSY_SECONDS", "SQLiteRegister"]
+
+BUSY_SECONDS = 2.0
+SWEEP_EVERY_SECONDS = 600.0
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS latest (match TEXT PRIMARY KEY, token TEXT NOT NULL, touched REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS latest_touched ON latest (touched)",
+    "CREATE TABLE IF NOT EXISTS health (id INTEGER PRIMARY KEY CHECK (id = 1), touched REAL NOT NULL)",
+)
+# The row changes only if it holds the expected token, or has been idle too long (an expired
+# match is as good as unknown); an absent row is inserted. One statement: atomic.
+_SWAP = (
+    "INSERT INTO latest (match, token, touched) VALUES (:match, :latest, :now) "
+    "ON CONFLICT (match) DO UPDATE SET token = excluded.token, touched = excluded.touched "
+    "WHERE latest.token = :expected OR latest.touched < :expired"
+)
+_READ = "SELECT token FROM latest WHERE match = ?"
+_TOUCH_HEALTH = (
+    "INSERT INTO health (id, touched) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET touched = excluded.touched"
+)
+
+
+class SQLiteRegister:
+    """The latest token of each match in a SQLite table; see the module's docstring."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path, idle_seconds: int) -> None:
+        self._db = connection
+        self.path = path
+        self.name = f"SQLite file {path}"
+        self.idle_seconds = idle_seconds
+        self._next_sweep = 0.0
+
+    @classmethod
+    def open(cls, path: Path, *, idle_seconds: int) -> SQLiteRegister:
+        """Open (or make) the register at ``path``; ``StartupError`` with the fix if it cannot be."""
+        check_data_dir(path.parent)
+        try:
+            # Autocommit (isolation_level=None): each statement is its own transaction.
+            connection = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+            mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            connection.execute("PRAGMA synchronous=NORMAL")
+            for statement in _SCHEMA:
+                connection.execute(statement)
+        except sqlite3.DatabaseError as error:
+            raise StartupError(
+                f"the move register {path} cannot be opened ({error}): move the file away and restart "
+                "(a new register is made; games go on from the saves in the browsers)"
+            ) from None
+        if mode != "wal":
+            raise StartupError(
+                f"the move register {path} cannot use write-ahead logging: put GIN_DATA_DIR on a local disk"
+            )
+        register = cls(connection, path, idle_seconds)
+        register._sweep(time.time())
+        return register
+
+    async def swap(self, match: str, expected: str, latest: str) -> str | None:
+        try:
+            return self._swap(match, expected, latest)
+        except sqlite3.Error as error:
+            raise RegisterUnavailable(f"{self.name}: {error}") from None
+
+    def _swap(self, match: str, expected: str, latest: str) -> str | None:
+        now = time.time()
+        values = {
+            "match": match,
+            "latest": latest,
+            "now": now,
+            "expected": expected,
+            "expired": now - self.idle_seconds,
+        }
+        # Between a refused swap and the read, the row can only move on (or, swept, vanish: then
+        # the match is unknown and the swap is tried again, as the register would have taken it).
+        for _ in range(3):
+            if self._db.execute(_SWAP, values).rowcount == 1:
+                if now >= self._next_sweep:
+                    self._sweep(now)
+                return None
+            row = self._db.execute(_READ, (match,)).fetchone()
+            if row is not None:
+                token: str = row[0]
+                return token
+        raise RegisterUnavailable(f"{self.name}: match {match} kept vanishing")
+
+    def _sweep(self, now: float) -> None:
+        # Idle matches are forgotten: an expired row is ignored by the swap anyway; this keeps the file small.
+        self._db.execute("DELETE FROM latest WHERE touched < ?", (now - self.idle_seconds,))
+        self._next_sweep = now + SWEEP_EVERY_SECONDS
+
+    async def ping(self) -> None:
+        try:
+            self._db.execute(_TOUCH_HEALTH, (time.time(),))
+            self._db.execute(_READ, ("",)).fetchone()
+        except sqlite3.Error as error:
+            raise RegisterUnavailable(f"{self.name}: {error}") from None
+
+    async def close(self) -> None:
+        self._db.close()

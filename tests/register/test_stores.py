@@ -1,0 +1,208 @@
+"""app.register: both stores keep each match's latest token and compare-and-set it atomically.
+
+Every test runs against a real SQLite file and a real ``redis-server``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.register import Register, RegisterUnavailable, open_register
+from app.register.sqlite import BUSY_SECONDS, SQLiteRegister
+from app.settings import Settings
+from app.startup import StartupError
+from tests.redis_server import running_redis
+
+IDLE = 3600
+
+
+def run(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    return asyncio.run(coroutine)
+
+
+OpenRegister = Callable[..., Coroutine[Any, Any, Register]]
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> OpenRegister:
+    """Opens a register of the parameter's kind (several may be open on one store at once)."""
+    url = "" if request.param == "sqlite" else request.getfixturevalue("redis_url")
+
+    async def opened(idle_seconds: int = IDLE) -> Register:
+        return await open_register(Settings(data_dir=tmp_path, register_url=url, register_idle_seconds=idle_seconds))
+
+    return opened
+
+
+def test_an_unknown_match_takes_the_token_it_is_given(open_store: OpenRegister) -> None:
+    async def scenario() -> None:
+        register = await open_store()
+        assert await register.swap("m1", "whatever the browser had", "t1") is None
+        assert await register.swap("m1", "t1", "t1") is None  # a request that changes nothing keeps it
+        await register.close()
+
+    run(scenario())
+
+
+def test_the_latest_token_moves_on_and_an_older_one_gets_the_latest_back(open_store: OpenRegister) -> None:
+    async def scenario() -> None:
+        register = await open_store()
+        assert await register.swap("m1", "", "t1") is None
+        assert await register.swap("m1", "t1", "t2") is None
+        # Replaying t1 (an old tab, a copied save): nothing stored, the latest handed back.
+        assert await register.swap("m1", "t1", "t2-from-t1") == "t2"
+        assert await register.swap("m1", "t2", "t3") is None
+        # Matches are separate.
+        assert await register.swap("m2", "t1", "u1") is None
+        assert await register.swap("m1", "u1", "x") == "t3"
+        await register.close()
+
+    run(scenario())
+
+
+def test_a_match_idle_past_the_limit_is_forgotten(open_store: OpenRegister) -> None:
+    async def scenario() -> None:
+        register = await open_store(idle_seconds=1)
+        assert await register.swap("m1", "", "t1") is None
+        assert await register.swap("m1", "t0", "x") == "t1"
+        await asyncio.sleep(1.6)
+        # Idle for longer than the limit: as if unknown, so the posted save is taken as it is.
+        assert await register.swap("m1", "t0", "t0-played") is None
+        assert await register.swap("m1", "t1", "y") == "t0-played"
+        await register.close()
+
+    run(scenario())
+
+
+def test_of_many_racing_swaps_from_one_token_exactly_one_wins(open_store: OpenRegister) -> None:
+    """Twelve separate connections (as separate workers or replicas would hold), all at once."""
+    contenders = 12
+
+    async def setup() -> None:
+        register = await open_store()
+        assert await register.swap("m1", "", "t1") is None
+        await register.close()
+
+    run(setup())
+    start = threading.Barrier(contenders)
+    results: list[str | None] = [None] * contenders
+    errors: list[BaseException] = []
+
+    def contender(index: int) -> None:
+        async def swap() -> str | None:
+            register = await open_store()
+            try:
+                start.wait(timeout=30)
+                return await register.swap("m1", "t1", f"t2-by-{index}")
+            finally:
+                await register.close()
+
+        try:
+            results[index] = run(swap())
+        except BaseException as error:  # reported below, with the others' results
+            errors.append(error)
+
+    threads = [threading.Thread(target=contender, args=(index,)) for index in range(contenders)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+    winners = [index for index, result in enumerate(results) if result is None]
+    assert len(winners) == 1, results
+    # Every loser was handed the winner's token: its result.
+    assert all(result == f"t2-by-{winners[0]}" for result in results if result is not None)
+
+
+def test_ping_touches_the_store(open_store: OpenRegister) -> None:
+    async def scenario() -> None:
+        register = await open_store()
+        await register.ping()
+        await register.close()
+
+    run(scenario())
+
+
+def test_a_stopped_redis_makes_swaps_and_pings_fail_loudly() -> None:
+    async def scenario(url: str, stop: Callable[[], None]) -> None:
+        register = await open_register(Settings(register_url=url))
+        assert await register.swap("m1", "", "t1") is None
+        stop()
+        with pytest.raises(RegisterUnavailable):
+            await register.swap("m1", "t1", "t2")
+        with pytest.raises(RegisterUnavailable):
+            await register.ping()
+        await register.close()
+
+    with running_redis() as server:
+        run(scenario(server.url, server.stop))
+
+
+def test_a_locked_sqlite_file_makes_the_swap_fail_after_the_busy_timeout(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        register = await open_register(Settings(data_dir=tmp_path))
+        assert await register.swap("m1", "", "t1") is None
+        other = sqlite3.connect(tmp_path / "register.sqlite3", isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")  # someone else holds the write lock (a backup, a stuck process)
+        started = time.monotonic()
+        with pytest.raises(RegisterUnavailable, match="locked"):
+            await register.swap("m1", "t1", "t2")
+        assert time.monotonic() - started >= BUSY_SECONDS * 0.9
+        other.execute("ROLLBACK")
+        other.close()
+        assert await register.swap("m1", "t1", "t2") is None  # and it recovers
+        await register.close()
+
+    run(scenario())
+
+
+def test_the_sqlite_register_lives_in_the_data_directory(tmp_path: Path) -> None:
+    register = run(open_register(Settings(data_dir=tmp_path)))
+    assert isinstance(register, SQLiteRegister)
+    assert register.path == tmp_path / "register.sqlite3"
+    assert register.path.exists()
+    run(register.close())
+
+
+def test_a_damaged_sqlite_register_stops_startup_with_the_fix(tmp_path: Path) -> None:
+    (tmp_path / "register.sqlite3").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StartupError) as error:
+        run(open_register(Settings(data_dir=tmp_path)))
+    line = str(error.value)
+    assert "\n" not in line
+    assert line.startswith(
+        f"the move register {tmp_path / 'register.sqlite3'} cannot be opened (file is not a database)"
+    )
+    assert line.endswith(
+        "move the file away and restart (a new register is made; games go on from the saves in the browsers)"
+    )
+
+
+def test_an_unreachable_redis_stops_startup_with_the_fix_and_no_password() -> None:
+    from benchmarks.live import free_port
+
+    url = f"redis://:hunter2@127.0.0.1:{free_port()}/0"
+    with pytest.raises(StartupError) as error:
+        run(open_register(Settings(register_url=url)))
+    line = str(error.value)
+    assert "\n" not in line and "hunter2" not in line
+    assert line.startswith(
+        f"the move register at redis://:***@127.0.0.1:{url.split(':')[3].split('/')[0]}/0 does not answer"
+    )
+    assert line.endswith("start Redis there, or correct GIN_REGISTER_URL")
+
+
+def test_a_register_url_of_another_kind_is_refused_without_quoting_it() -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match=r"must be empty .* or a redis://, rediss:// or unix:// URL") as error:
+        Settings(register_url="postgres://user:secret@db/gin")
+    assert "secret" not in str(error.value)

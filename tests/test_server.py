@@ -1,0 +1,89 @@
+"""app.server: the real ``gin-rummy`` bounds request headers and disconnects slow clients (issue 12).
+
+Before, uvicorn's httptools protocol took a 32 MB header, and 1,000 requests sent a byte at a
+time stayed open for as long as the client liked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from app.server import MAX_HEADER_BYTES
+from benchmarks.live import LiveServer, running_server
+
+pytestmark = pytest.mark.slow
+
+REQUEST_SECONDS = 1.0
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    env = {"GIN_REQUEST_SECONDS": str(REQUEST_SECONDS)}
+    with running_server(tmp_path_factory.mktemp("data"), env=env) as live:
+        yield live
+
+
+def connect(server: LiveServer) -> socket.socket:
+    port = int(server.base_url.rsplit(":", 1)[1])
+    return socket.create_connection(("127.0.0.1", port), timeout=30)
+
+
+def read_all(connection: socket.socket) -> bytes:
+    chunks = []
+    while chunk := connection.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_a_header_over_the_limit_is_refused_and_the_connection_closed(server: LiveServer) -> None:
+    with connect(server) as connection:
+        header = b"X-Filler: " + b"a" * (2 * MAX_HEADER_BYTES) + b"\r\n"
+        with contextlib.suppress(OSError):  # the server may close before all of it is sent
+            connection.sendall(b"GET /rules HTTP/1.1\r\nHost: 127.0.0.1\r\n" + header + b"\r\n")
+        answer = read_all(connection)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+
+
+def test_headers_under_the_limit_are_served(server: LiveServer) -> None:
+    with connect(server) as connection:
+        header = b"X-Filler: " + b"a" * (MAX_HEADER_BYTES // 2) + b"\r\n"
+        connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + header + b"\r\n")
+        assert read_all(connection).startswith(b"HTTP/1.1 200")
+
+
+def test_slow_clients_are_disconnected_after_the_request_deadline(server: LiveServer) -> None:
+    connections = [connect(server) for _ in range(50)]
+    started = time.monotonic()
+    try:
+        for connection in connections:
+            connection.sendall(b"GET /rules HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # and then nothing more
+        for connection in connections:
+            connection.settimeout(REQUEST_SECONDS * 20)
+            assert read_all(connection) == b"", "closed without an answer"
+        waited = time.monotonic() - started
+    finally:
+        for connection in connections:
+            connection.close()
+    assert REQUEST_SECONDS * 0.9 <= waited < REQUEST_SECONDS * 20
+    # And the server still serves everyone else.
+    with connect(server) as connection:
+        connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert read_all(connection).startswith(b"HTTP/1.1 200")
+
+
+def test_a_kept_alive_connection_is_not_cut_while_the_app_answers(server: LiveServer) -> None:
+    with connect(server) as connection:
+        for _ in range(3):
+            connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answer = b""
+            while not answer.endswith(b'{"status":"ok"}'):  # headers and body may come in separate reads
+                chunk = connection.recv(65536)
+                assert chunk, f"closed after {answer!r}"
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 200")
+            time.sleep(REQUEST_SECONDS * 1.5)  # idle between requests: the keep-alive timeout (5 s) applies
