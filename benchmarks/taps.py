@@ -117,6 +117,7 @@ class Phone:
         self.cdp = cdp
         self.painted: list[list[float]] = []  # [touch start to paint, touch start to click] per tap
         self.from_click: dict[str, list[float]] = {"select": [], "move": []}
+        self.last_from_click: float | None = None
         self.requests = 0
         page.expose_function("tapPainted", lambda ms: self.painted.append(ms))
         page.on("request", self._count)
@@ -149,8 +150,7 @@ class Phone:
             self.page.wait_for_timeout(10)
         self.settle()
         total, click = self.painted[0]
-        if click >= 0:
-            self.from_click[kind].append(total - click)
+        self.last_from_click = total - click if click >= 0 else None
         return total
 
     def settle(self) -> None:
@@ -183,6 +183,8 @@ class Phone:
         """A timed tap, and the game requests it sent."""
         before = self.requests
         painted = self.timed_tap(target, kind, code)
+        if self.last_from_click is not None:
+            self.from_click[kind].append(self.last_from_click)
         return painted, self.requests - before
 
 
@@ -197,12 +199,12 @@ def play(phone: Phone, figures: Figures, turns: int) -> None:
     while played < turns:
         if phone.button("Next hand").count():
             hands += 1
-            figures.move_ms.append(phone.timed_tap(phone.button("Next hand"), "move"))
+            figures.move_ms.append(phone.step(phone.button("Next hand"), "move")[0])
             continue
         if phone.button("New match").count() and not phone.page.locator("#table .cards").count():
             break
         if phone.button("Pass").count():
-            figures.move_ms.append(phone.timed_tap(phone.button("Pass"), "move"))
+            figures.move_ms.append(phone.step(phone.button("Pass"), "move")[0])
             continue
         stock = phone.page.locator("button#stock")
         if not stock.count():

@@ -75,7 +75,7 @@ class Seat(Table):
         self.page.evaluate("window.scrollTo(0, 0)")
         # CSS pixels, not the phone's 3x: the pictures stay small enough to keep in the repository.
         target = SHOTS / f"{name}-{self.kind}.png"
-        self.page.screenshot(path=str(target), full_page=full_page, animations="disabled", scale="css")
+        self.page.screenshot(path=str(target), full_page=full_page, animations="disabled", scale="css", caret="initial")
 
 
 def expect_alert(page: Page, text: str) -> None:

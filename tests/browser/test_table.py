@@ -37,7 +37,10 @@ def save_screenshot(page: Page, name: str) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         page.evaluate("window.scrollTo(0, 0)")
         # The phone table is the README's picture: kept sharp. The others at CSS pixels keep the repo small.
-        page.screenshot(path=str(target), full_page=False, scale="device" if name == "table-phone.png" else "css")
+        # caret="initial": hiding the caret would inject a <style>, which the page's CSP refuses (a console error).
+        page.screenshot(
+            path=str(target), full_page=False, scale="device" if name == "table-phone.png" else "css", caret="initial"
+        )
 
 
 def test_play_a_whole_hand_to_the_result_screen(table: Table) -> None:
