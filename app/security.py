@@ -1,7 +1,7 @@
 """Response hardening: a strict Content-Security-Policy and friends, and who may cache what.
 
-``SecurityHeaders`` is a plain ASGI middleware; install it outermost, so that every
-response gets its headers, error pages and refusals from inner middleware included::
+``app.middleware.SecurityHeaders`` puts these on every response; install it outermost, so that
+error pages and refusals from inner middleware get them too::
 
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.add_middleware(SecurityHeaders)        # added last = outermost
@@ -26,28 +26,24 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 from urllib.parse import parse_qs
 
+from starlette.types import Scope
+
 __all__ = [
+    "ALWAYS_HEADERS",
     "CONTENT_SECURITY_POLICY",
     "IMMUTABLE",
     "STATIC_DIR",
     "STATIC_PREFIX",
-    "SecurityHeaders",
+    "cache_control",
     "static_digests",
     "static_url",
 ]
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 STATIC_PREFIX = "/static/"
@@ -64,14 +60,14 @@ NO_STORE = "no-store"
 
 _DIGEST_CHARS = 10  # 40 bits: collisions between versions of one file are not a concern
 
-_ALWAYS: tuple[tuple[bytes, bytes], ...] = (
+ALWAYS_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     # For browsers that predate CSP's frame-ancestors.
     (b"x-frame-options", b"DENY"),
 )
-_ALWAYS_NAMES = frozenset(name for name, _ in _ALWAYS)
+"""On every HTTP response, replacing any a route set (two CSP headers would both be enforced)."""
 
 
 @cache
@@ -101,7 +97,8 @@ def static_url(path: str) -> str:
     return f"{STATIC_PREFIX}{path}?v={digest}"
 
 
-def _cache_control(scope: Scope, static_root: Path) -> bytes:
+def cache_control(scope: Scope, static_root: Path = STATIC_DIR) -> bytes:
+    """The ``Cache-Control`` a response to ``scope`` gets unless its route set one (see above)."""
     path: str = scope.get("path", "")
     if not path.startswith(STATIC_PREFIX):
         return NO_STORE.encode()
@@ -112,29 +109,3 @@ def _cache_control(scope: Scope, static_root: Path) -> bytes:
     if current is not None and wanted == [current]:
         return IMMUTABLE.encode()
     return REVALIDATE.encode()
-
-
-class SecurityHeaders:
-    """Adds the CSP, nosniff, referrer and framing headers to every HTTP response, and a Cache-Control."""
-
-    def __init__(self, app: ASGIApp, static_root: Path = STATIC_DIR) -> None:
-        self.app = app
-        self.static_root = static_root
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        cache_control = _cache_control(scope, self.static_root)
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                # Replace, never duplicate: two CSP headers would both be enforced.
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in _ALWAYS_NAMES]
-                headers.extend(_ALWAYS)
-                if not any(k.lower() == b"cache-control" for k, _ in headers):
-                    headers.append((b"cache-control", cache_control))
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)

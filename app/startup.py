@@ -15,22 +15,14 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
-from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
 
 from app.seal import KEY_FILE_NAME, KeyFileError, Sealer, load_or_create_key_file
 from app.settings import Settings
 
-__all__ = ["OneLineStartupFailure", "StartupError", "check_data_dir", "open_sealer", "settings_problem"]
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+__all__ = ["StartupError", "check_data_dir", "open_sealer", "settings_problem"]
 
 
 class StartupError(Exception):
@@ -88,31 +80,3 @@ def open_sealer(settings: Settings) -> Sealer:
     except OSError as error:
         raise StartupError(f"the key file {path} cannot be read: {error.strerror}") from None
     return Sealer(keys, max_token_chars=settings.max_body_bytes)
-
-
-class OneLineStartupFailure:
-    """Reports a ``StartupError`` from the lifespan as its one line, not as a traceback.
-
-    Starlette reports a failed startup to the server with the whole traceback as the message,
-    and uvicorn logs that message. The lifespan leaves the line in ``app.state.startup_failure``;
-    this middleware (lifespan messages pass through the middleware stack) puts it in place of the
-    traceback. uvicorn then logs it and exits with its startup-failure status, which also stops
-    the parent of several workers.
-    """
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "lifespan":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_one_line(message: Message) -> None:
-            if message["type"] == "lifespan.startup.failed":
-                line = getattr(scope["app"].state, "startup_failure", None)
-                if line:
-                    message = {**message, "message": line}
-            await send(message)
-
-        await self.app(scope, receive, send_one_line)

@@ -16,11 +16,11 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
 from starlette.middleware.gzip import GZipMiddleware
 
+from app.middleware import SecurityHeaders
 from app.security import (
     CONTENT_SECURITY_POLICY,
     IMMUTABLE,
     STATIC_DIR,
-    SecurityHeaders,
     static_digests,
     static_url,
 )
