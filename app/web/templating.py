@@ -14,6 +14,7 @@ from app.ai import Level
 from app.engine import KNOCK_LIMIT, TARGET_SCORE
 from app.security import STATIC_DIR, static_url
 from app.web.table import FACES, CardFace, HandCard
+from app.web.table.shortcuts import KEY_OF, SHORTCUTS, SHORTCUTS_DATA
 from app.words import Sentence
 
 __all__ = ["STATIC_DIR", "TEMPLATES_DIR", "htmx_path", "templates"]
@@ -44,6 +45,7 @@ templates.env.globals["static"] = static_url
 templates.env.globals["htmx_path"] = htmx_path
 templates.env.globals["levels"] = tuple(Level)  # the new-match chooser offers each, in order
 templates.env.globals.update(knock_limit=KNOCK_LIMIT, target_score=TARGET_SCORE)  # the rules' numbers, in words
+templates.env.globals.update(shortcuts=SHORTCUTS, key_of=KEY_OF, shortcuts_data=SHORTCUTS_DATA)  # keys.js's too
 
 
 # Remembered renderings. A table draws dozens of cards per request (the hand, the piles, the

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import html
+import json
 import re
 
 from fastapi.testclient import TestClient
 
+from app.web.table.shortcuts import KEY_OF, SHORTCUTS
 from tests.routes.conftest import HX, Player
 
 FIRST_LOAD_BUDGET = 100 * 1024  # bytes transferred, compressed
@@ -86,3 +89,22 @@ def test_the_first_load_transfers_under_100_kb_compressed(client: TestClient) ->
         assert response.headers["cache-control"] == "public, max-age=31536000, immutable"
         total += response.num_bytes_downloaded
     assert total < FIRST_LOAD_BUDGET, total
+
+
+def test_one_shortcut_table_labels_the_buttons_feeds_keys_js_and_lists_the_keys(client: TestClient) -> None:
+    page = client.get("/").text
+    found = re.search(r'data-shortcuts="([^"]*)"', page)
+    assert found is not None
+    given = json.loads(html.unescape(found.group(1)))
+    assert given == {s.key: {"controls": list(s.controls), "note": s.unavailable} for s in SHORTCUTS if s.controls}
+    # Every key says why it can't act now; keys.js words Enter's and K's, which depend on the selected card.
+    assert all(entry["note"] for key, entry in given.items() if key not in ("Enter", "K"))
+    rules = client.get("/rules").text
+    for shortcut in SHORTCUTS:
+        assert f"<td>{shortcut.keys}</td><td>{shortcut.does}</td>" in rules
+
+
+def test_the_buttons_announce_the_shortcut_that_presses_them(player: Player) -> None:
+    page = player.new_match()
+    labelled = {b.id: b.attrs.get("aria-keyshortcuts") for b in page.buttons if b.attrs.get("aria-keyshortcuts")}
+    assert labelled and all(KEY_OF[control] == key for control, key in labelled.items())

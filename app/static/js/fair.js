@@ -7,20 +7,13 @@
   "use strict";
   var KEY = "gin-rummy.deals";
   var KEEP = 40; // hands remembered: enough for a long match, small enough for any storage quota
-  var memory = null; // when storage is blocked, the fingerprints last as long as the tab
-
+  // With storage blocked, the fingerprints last as long as the tab (store.js).
   function load() {
-    if (memory) return memory;
-    try {
-      var value = JSON.parse(window.localStorage.getItem(KEY) || "null");
-      if (value && value.prints && value.order) return value;
-    } catch (e) { /* blocked or garbled: start afresh */ }
-    return { order: [], prints: {} };
+    var value = window.ginStore.getJSON(KEY);
+    return value && value.prints && value.order ? value : { order: [], prints: {} }; // none or garbled: afresh
   }
 
-  function save(deals) {
-    try { window.localStorage.setItem(KEY, JSON.stringify(deals)); memory = null; } catch (e) { memory = deals; }
-  }
+  function save(deals) { window.ginStore.setJSON(KEY, deals); }
 
   function kept(key) {
     var deals = load();

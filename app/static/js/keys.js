@@ -1,7 +1,8 @@
 // Keyboard play on the table. Each shortcut presses the very button a tap would press, so every
-// move goes through the same htmx request (and the same checks) as a click:
-//   S stock · D discard pile (or take the upcard) · P pass · arrows move the selection ·
-//   Enter discards the selected card · K knock (or Gin) · H hint · N next hand · Escape unselects.
+// move goes through the same htmx request (and the same checks) as a click. Which key presses which
+// button comes from the page (the body's data-shortcuts, from app/web/table/shortcuts.py, which
+// also labels the buttons and writes the rules page's list); the arrows move the selection, Escape
+// unselects.
 // The hand is a radio group (choosing a card sends nothing): on a card, the arrows are the browser's own.
 // Shortcuts never fire while typing in a form field or with Ctrl, Alt or Cmd held. After a swap
 // that removed the focused control, focus moves to the control the person most likely wants next.
@@ -61,8 +62,21 @@
     return true;
   }
 
+  // The table's shortcuts: {key: {controls: [button ids or card moves], note: "why it can't act now"}}.
+  function shortcuts() {
+    try { return JSON.parse(document.body.getAttribute("data-shortcuts") || "{}"); } catch (e) { return {}; }
+  }
+
+  function pressAny(shortcut) {
+    var controls = shortcut ? shortcut.controls : [];
+    for (var i = 0; i < controls.length; i++) {
+      if (press("button#" + controls[i] + ', #table [data-move="' + controls[i] + '"]')) return true;
+    }
+    return false;
+  }
+
   function discard(onCard) {
-    if (press('#table [data-move="act-discard"]')) return;
+    if (pressAny(shortcuts().Enter)) return;
     var prompt = find("#prompt");
     var taken = onCard && onCard.labels.length && onCard.labels[0].classList.contains("taken");
     if (taken) note(prompt ? prompt.textContent.trim() : "That card can't be discarded this turn.");
@@ -70,22 +84,10 @@
     else note("You can't discard now.");
   }
 
-  function knock() {
-    if (press('#table [data-move="act-knock"]')) return;
+  function cannotKnock() {
     if (!selected()) note("Choose the card to knock with first (arrow keys), then press K.");
-    else note("No knock with that card: Knock appears when your discard leaves " + table().getAttribute("data-knock-limit") + " deadwood or less.");
+    else note("No knock with that card: Knock appears when your discard leaves " + document.body.getAttribute("data-knock-limit") + " deadwood or less.");
   }
-
-  var LETTERS = {
-    s: function () { if (!press("button#stock")) note("You can't draw from the stock now."); },
-    d: function () {
-      if (!press("button#discard-pile") && !press("#act-take")) note("You can't take the discard pile now.");
-    },
-    p: function () { if (!press("#act-pass")) note("There is no upcard to pass now."); },
-    k: knock,
-    h: function () { if (!press("#act-hint")) note("No hint now: it isn't your move."); },
-    n: function () { if (!press("#act-next")) note("The hand is still being played."); },
-  };
 
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.repeat || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -113,10 +115,13 @@
       selected().checked = false;
       return;
     }
-    var action = LETTERS[key.length === 1 ? key.toLowerCase() : ""];
-    if (action) {
+    var letter = key.length === 1 ? key.toUpperCase() : "";
+    var shortcut = letter ? shortcuts()[letter] : null;
+    if (shortcut) {
       event.preventDefault();
-      action();
+      if (pressAny(shortcut)) return;
+      if (letter === "K") cannotKnock();
+      else note(shortcut.note);
     }
   });
 

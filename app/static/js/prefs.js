@@ -1,4 +1,4 @@
-// Display preferences: theme, four-colour deck, large cards, card movement. Kept in localStorage.
+// Display preferences: theme, four-colour deck, large cards, card movement. Kept in localStorage (store.js).
 // Loaded without defer in <head> (a file: the CSP allows no inline script) so that the attributes
 // the stylesheets read are on <html> before the first paint; the Display menu is wired once the
 // page has loaded. "Like this device" follows prefers-color-scheme, also when it changes.
@@ -10,19 +10,13 @@
   var THEME_COLOURS = { dark: "#123f2a", light: "#155a37" };
 
   function load() {
-    try {
-      var value = JSON.parse(window.localStorage.getItem(KEY) || "{}");
-      return value && typeof value === "object" ? value : {};
-    } catch (e) {
-      return {}; // blocked or garbled storage: the defaults
-    }
+    var value = window.ginStore.getJSON(KEY);
+    return value && typeof value === "object" ? value : {}; // none, blocked or garbled: the defaults
   }
 
   var prefs = load();
 
-  function save() {
-    try { window.localStorage.setItem(KEY, JSON.stringify(prefs)); } catch (e) { /* kept for this page only */ }
-  }
+  function save() { window.ginStore.setJSON(KEY, prefs); }
 
   function theme() {
     if (prefs.theme === "light" || prefs.theme === "dark") return prefs.theme;

@@ -24,16 +24,12 @@
   }
 
   function load() {
-    try {
-      var value = JSON.parse(window.localStorage.getItem(KEY) || "null");
-      if (value && value.version === 1 && value.hands && Array.isArray(value.counted)) return value;
-    } catch (e) { /* blocked or garbled: start afresh */ }
-    return fresh();
+    var value = window.ginStore.getJSON(KEY);
+    if (value && value.version === 1 && value.hands && Array.isArray(value.counted)) return value;
+    return fresh(); // none, blocked or garbled: start afresh
   }
 
-  function save(stats) {
-    try { window.localStorage.setItem(KEY, JSON.stringify(stats)); } catch (e) { /* not kept: nothing else to do */ }
-  }
+  function save(stats) { window.ginStore.setJSON(KEY, stats); }
 
   function isSide(who) { return who === "you" || who === "computer"; }
 

@@ -7,20 +7,8 @@
   "use strict";
   var SAVE = "gin-rummy.save";
   var SORT = "gin-rummy.sort";
-  var memory = {}; // used when storage is blocked (private modes): the game lasts as long as the tab
-
-  function read(key) {
-    try {
-      var value = window.localStorage.getItem(key);
-      if (value !== null) return value;
-    } catch (e) { /* storage blocked: fall back to memory */ }
-    return Object.prototype.hasOwnProperty.call(memory, key) ? memory[key] : null;
-  }
-
-  function write(key, value) {
-    memory[key] = value;
-    try { window.localStorage.setItem(key, value); } catch (e) { /* memory keeps it */ }
-  }
+  var read = window.ginStore.get; // with storage blocked (private modes) the game lasts as long as the tab
+  var write = window.ginStore.set;
 
   function keepToken() {
     var table = document.getElementById("table");
