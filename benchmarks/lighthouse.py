@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.browser.live import ROOT, serve
+from devtools.live import ROOT, serve
 
 CHROME_FLAGS = (
     "--headless=new --no-sandbox --disable-gpu --disable-background-networking "

@@ -38,7 +38,7 @@ from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from benchmarks.live import running_redis, running_server
+from devtools.live import running_redis, running_server
 
 __all__ = ["Measurement", "Report", "cores", "main", "run"]
 

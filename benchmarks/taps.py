@@ -39,7 +39,7 @@ from typing import Any
 
 from playwright.sync_api import CDPSession, Locator, Page, sync_playwright
 
-from benchmarks.live import ROOT, running_server
+from devtools.live import ROOT, running_server
 
 LATENCY_MS = 150
 CPU_SLOWDOWN = 4

@@ -1,4 +1,4 @@
-"""A real ``redis-server`` for the register's tests (``benchmarks.live.running_redis``).
+"""A real ``redis-server`` for the register's tests (``devtools.live.running_redis``).
 
 ``.ci/run`` installs Debian's package; without it the tests that need it skip locally and fail in CI.
 """
@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from benchmarks.live import RedisServer
-from benchmarks.live import running_redis as _running_redis
+from devtools.live import RedisServer
+from devtools.live import running_redis as _running_redis
 from tests.ci import required_tool
 
 __all__ = ["RedisServer", "redis_server_binary", "running_redis"]

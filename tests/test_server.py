@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.server import MAX_HEADER_BYTES
-from benchmarks.live import LiveServer, running_server
+from devtools.live import LiveServer, running_server
 
 pytestmark = pytest.mark.slow
 

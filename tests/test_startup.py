@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 from app.startup import StartupError, check_data_dir, open_sealer
-from benchmarks.live import ROOT, free_port
+from devtools.live import ROOT, free_port
 
 SERVICE_UID = 10001  # the container image's user
 UVICORN_STARTUP_FAILURE = 3

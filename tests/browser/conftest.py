@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.live import serve
+from devtools.live import serve
 from tests.browser.positions import KeyedServer
 from tests.browser.positions import keyed_server as serve_keyed
 from tests.ci import in_ci

@@ -19,7 +19,7 @@ from cryptography.fernet import Fernet
 from app.engine import GameState, Phase
 from app.seal import KEY_FILE_NAME, Sealer
 from app.web import SavedGame, seal_save
-from tests.browser.live import serve
+from devtools.live import serve
 from tests.engine.states import make_state
 
 __all__ = ["KeyedServer", "keyed_server", "position", "sealed"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.live import serve
+from devtools.live import serve
 
 CLICKABLE = "<button onclick=\"this.textContent='Clicked'\">Hi</button>"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from benchmarks.live import free_port
+from devtools.live import free_port
 from tests.ci import required_tool
 from tests.docker.conftest import PREFIX, ROOT, TIMINGS, BuiltImage, Docker
 from tests.hardening.live_play import HX, token_of

@@ -20,7 +20,7 @@ from packaging.utils import canonicalize_name
 
 from app.seal import KEY_FILE_NAME, Sealer, load_or_create_key_file
 from app.web import open_save
-from benchmarks.live import free_port
+from devtools.live import free_port
 from tests.docker.conftest import FACTS, TIMINGS, BuiltImage, Docker
 from tests.hardening.live_play import HX, Save, a_move, move, token_of
 from tests.test_lock import read_lock

@@ -24,7 +24,7 @@ import pytest
 
 from app.register import SQLITE_FILE_NAME
 from app.seal import KEY_FILE_NAME
-from benchmarks.live import running_server
+from devtools.live import running_server
 from tests.hardening.live_play import HX, token_of
 
 pytestmark = pytest.mark.slow

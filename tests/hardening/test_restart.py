@@ -17,7 +17,7 @@ from cryptography.fernet import Fernet
 from app.register import SQLITE_FILE_NAME
 from app.seal import KEY_FILE_NAME, Sealer, load_or_create_key_file
 from app.web import open_save
-from benchmarks.live import running_server
+from devtools.live import running_server
 from tests.hardening.live_play import HX, Save, advance, new_match, token_of
 
 pytestmark = pytest.mark.slow

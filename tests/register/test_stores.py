@@ -187,7 +187,7 @@ def test_a_damaged_sqlite_register_stops_startup_with_the_fix(tmp_path: Path) ->
 
 
 def test_an_unreachable_redis_stops_startup_with_the_fix_and_no_password() -> None:
-    from benchmarks.live import free_port
+    from devtools.live import free_port
 
     url = f"redis://:hunter2@127.0.0.1:{free_port()}/0"
     with pytest.raises(StartupError) as error:

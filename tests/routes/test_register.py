@@ -24,7 +24,7 @@ from app.routes.deps import CANNOT_SAVE, MOVED_ON
 from app.seal import Sealer
 from app.settings import Settings
 from app.web import HUMAN, open_save, stamp
-from benchmarks.live import running_server
+from devtools.live import running_server
 from tests.redis_server import running_redis
 from tests.routes.page import Page, read
 

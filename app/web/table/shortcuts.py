@@ -39,7 +39,8 @@ SHORTCUTS = (
              Markup("<strong>Discard</strong> the selected card (on a card that isn't selected, Enter selects it)."),
              ("act-discard",)),
     Shortcut("K", Markup("<kbd>K</kbd>"),
-             Markup("<strong>Knock</strong> (or go <strong>Gin</strong>) with the selected card, when the rules allow it."),
+             Markup("<strong>Knock</strong> (or go <strong>Gin</strong>) with the selected card, "
+                    "when the rules allow it."),
              ("act-knock",)),
     Shortcut("Escape", Markup("<kbd>Esc</kbd>"), Markup("Put the selected card back.")),
     Shortcut("H", Markup("<kbd>H</kbd>"), Markup("Ask for a <strong>Hint</strong>."), ("act-hint",),

@@ -1,8 +1,10 @@
-"""Run the real ``gin-rummy`` command in a child process on a free loopback port, and stop it.
+"""Run a real server in a child process on a free loopback port, and stop it.
 
-Shared by the load benchmark and the tests that need a real server (restarts, several
-workers): they exercise exactly what production runs, ``python -m app.cli`` configured
-through ``GIN_*`` variables.
+The one live-server helper of the tests and the benchmarks. ``running_server`` runs the real
+``gin-rummy`` command (``python -m app.cli``, configured through ``GIN_*`` variables): the load
+benchmark and the tests that need a real server (restarts, several workers) exercise exactly
+what production runs. ``serve`` runs ``uvicorn`` on any ASGI app, for the browser tests (the
+game, or a stub).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-__all__ = ["LiveServer", "RedisServer", "free_port", "running_redis", "running_server"]
+__all__ = ["ROOT", "LiveServer", "RedisServer", "free_port", "running_redis", "running_server", "serve"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,6 +92,14 @@ def running_server(
             yield server
         finally:
             _stop(process)
+
+
+@contextmanager
+def serve(app: str, data_dir: Path, *, startup_timeout: float = 60.0) -> Iterator[str]:
+    """``uvicorn <app>`` (``module:attribute``) until ``/healthz`` answers; yields its base URL; stops it."""
+    command = [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", "{port}"]
+    with running_server(data_dir, command=command, startup_timeout=startup_timeout) as server:
+        yield server.base_url
 
 
 def _wait_until_healthy(process: subprocess.Popen[bytes], server: LiveServer, timeout: float) -> None:
