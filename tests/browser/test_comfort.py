@@ -290,7 +290,8 @@ def test_display_options_apply_at_once_persist_and_follow_the_device_theme(seat:
     assert page.evaluate("[document.documentElement.dataset.theme, document.documentElement.dataset.deck]") == [
         "dark", "four",
     ]  # fmt: skip
-    assert page.evaluate("document.querySelector('head script:not([defer])').src").split("?")[0].endswith("/prefs.js")
+    blocking = "[...document.querySelectorAll('head script:not([defer])')].map(s => s.src.split('?')[0])"
+    assert [src.rsplit("/", 1)[1] for src in page.evaluate(blocking)] == ["store.js", "prefs.js"]
     seat.settled()
     page.emulate_media(color_scheme="light")
     expect(html).to_have_attribute("data-theme", "dark")  # a chosen theme stays, whatever the device says
