@@ -1,4 +1,4 @@
-"""The computer as a stand-alone bot speaking gin-arena/1 (JSON lines on stdin/stdout; see PROTOCOL.md).
+"""The computer as a stand-alone bot speaking gin-arena/1 (JSON lines on stdin/stdout; see docs/protocol.md).
 
     python -m app.ai.bot [--level hard]
 
@@ -19,10 +19,10 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from app.ai import Level, choose
-from app.engine import DECK, Action, ActionKind, Card, Deal, GameState, Phase, apply, masks, view
+from app.engine import DECK, Action, ActionKind, Card, Deal, GameState, Phase, Seat, apply, masks, view
 
 PROTOCOL = "gin-arena/1"
-ME, OPP = 0, 1
+ME, OPP = Seat.FIRST, Seat.SECOND  # the bot's own seat, and the referee's other player
 _SUIT_ORDER = {3: 0, 0: 1, 1: 2, 2: 3}  # protocol lists cards by suit s, c, d, h
 
 
@@ -142,7 +142,7 @@ class Tracker:
 
     def offer_upcard(self) -> bool:
         action = self._choose()
-        return action.kind in (ActionKind.TAKE_UPCARD, ActionKind.TAKE_DISCARD)
+        return action.kind.takes_pile
 
     def choose_discard(self, hand: list[str]) -> str:
         s = self._need()

@@ -96,12 +96,12 @@ class Referee:
         kind = action.kind
         if kind is ActionKind.PASS:
             self.send({"type": "pass", "player": p, "card": str(before.discard[-1])})
-        elif kind in (ActionKind.TAKE_UPCARD, ActionKind.TAKE_DISCARD):
+        elif kind.takes_pile:
             self.send({"type": "draw", "player": p, "source": "upcard", "card": str(before.discard[-1])})
         elif kind is ActionKind.DRAW_STOCK:
             card = str(before.stock[0]) if who == BOT else None
             self.send({"type": "draw", "player": p, "source": "stock", "card": card})
-        elif kind in (ActionKind.DISCARD, ActionKind.KNOCK):
+        elif kind.throws:
             assert action.card is not None
             self.send({"type": "discard", "player": p, "card": str(action.card), "knock": kind is ActionKind.KNOCK})
 

@@ -19,7 +19,7 @@ C = Card.parse
 def test_every_hint_in_played_hands_is_legal_and_one_line() -> None:
     checked = 0
     for state in states(5, hands=2):
-        if state.phase not in (Phase.UPCARD, Phase.DRAW, Phase.DISCARD):
+        if not state.phase.in_play:
             continue
         seen = view(state, state.turn)
         h = hint(seen)
@@ -34,7 +34,7 @@ def test_every_hint_in_played_hands_is_legal_and_one_line() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_hint_is_what_the_hard_player_would_play(seed: int) -> None:
     for state in states(seed, hands=1):
-        if state.phase not in (Phase.UPCARD, Phase.DRAW, Phase.DISCARD):
+        if not state.phase.in_play:
             continue
         seen = view(state, state.turn)
         h = hint(seen, random.Random(seed))

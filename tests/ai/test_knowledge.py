@@ -1,14 +1,14 @@
 """Card tracking from the view: what is mine, what the opponent holds openly, what is unseen."""
 
 from app.ai.knowledge import FULL_DECK, from_view, neighbours
-from app.engine import Card, Phase, masks, view
+from app.engine import Card, masks, view
 from tests.ai.conftest import mask, states
 
 
 def test_unseen_is_exactly_the_opponents_hidden_cards_and_the_stock() -> None:
     checked = 0
     for state in states(seed=5, hands=4):
-        if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
+        if state.phase.over:
             continue
         v = view(state, 1)
         k = from_view(v)
@@ -24,7 +24,7 @@ def test_unseen_is_exactly_the_opponents_hidden_cards_and_the_stock() -> None:
 def test_opponent_pile_picks_are_tracked_until_discarded() -> None:
     seen_known = False
     for state in states(seed=11, hands=6):
-        if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
+        if state.phase.over:
             continue
         k = from_view(view(state, 0))
         picked = {e.card for e in state.log if e.player == 1 and e.kind.value in ("take_upcard", "take_discard")}

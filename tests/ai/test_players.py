@@ -47,7 +47,7 @@ def test_decisions_ignore_hidden_cards(level: Level) -> None:
     for seed in (1, 2):
         for state in states(seed=seed, hands=3):
             me = state.turn
-            if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
+            if state.phase.over:
                 continue
             twin = GameState.model_validate(_reshuffle_hidden(state, me, shuffler).model_dump())
             changed += masks.cards_mask(twin.hands[1 - me]) != masks.cards_mask(state.hands[1 - me])

@@ -1,4 +1,4 @@
-"""Cards and their notation (RULES.md 'Card notation', R1, R4)."""
+"""Cards and their notation (R1, R4; the codes docs/protocol.md uses: rank then suit, "Td")."""
 
 import pytest
 

@@ -57,7 +57,7 @@ def play_match(seed: int, greedy: float, *, full_checks: bool) -> GameState:
         if full_checks:
             assert GameState.from_json(after.to_json()) == after
             view(after, 0), view(after, 1)
-        if after.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and s.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
+        if after.phase.over and not s.phase.over:
             _check_hand_score(s, after)
             hands_ended += 1
         s = after

@@ -67,7 +67,7 @@ def check_replies(expected: GameState, after: GameState) -> None:
     assert after.log[: len(expected.log)] == expected.log
     for event in after.log[len(expected.log) :]:
         assert event.player == COMPUTER and expected.turn == COMPUTER and expected.phase.in_play
-        reply = Action(event.kind, event.card if event.kind in (ActionKind.DISCARD, ActionKind.KNOCK) else None)
+        reply = Action(event.kind, event.card if event.kind.throws else None)
         assert reply in legal_actions(expected), f"the computer played an illegal {reply}"
         expected = apply(expected, reply)
     assert after == expected

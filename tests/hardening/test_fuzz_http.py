@@ -55,8 +55,8 @@ STEPS = 25
 MAX_BODY = 16 * 1024
 HX = {"HX-Request": "true"}
 PATHS = ["/game/resume", "/game/new", "/game/choose", "/game/show", "/game/act"]
-ALL_ACTIONS = [str(Action(kind)) for kind in ActionKind if kind not in (ActionKind.DISCARD, ActionKind.KNOCK)] + [
-    f"{kind.value} {card}" for kind in (ActionKind.DISCARD, ActionKind.KNOCK) for card in DECK
+ALL_ACTIONS = [str(Action(kind)) for kind in ActionKind if not kind.throws] + [
+    f"{kind.value} {card}" for kind in ActionKind if kind.throws for card in DECK
 ]
 _MESSAGE_PAGE = re.compile(r'<h1 id="message-h">[^<]+</h1>\s*<p>[^<]+</p>')
 # Cheaper than parsing the whole page (tests.routes.page.read), which the checks do only for refusals.
