@@ -97,6 +97,24 @@ class Table:
     def new_match(self) -> None:
         self.press(self.button("New match"))
 
+    def to_my_draw(self, limit: int = 12) -> Locator:
+        """Play on to the person's draw and return the Stock button: pass an offered upcard, and deal
+        again whenever the computer ended the hand first (it may take the upcard and knock at once, so
+        a fresh deal alone does not make a draw certain)."""
+        for _ in range(limit):
+            stock = self.button(re.compile(r"^Stock"))
+            if stock.count():
+                return stock
+            if self.has("Pass"):
+                self.press(self.button("Pass"))
+            elif self.has("Next hand"):
+                self.press(self.button("Next hand"))
+            elif self.has("New match"):
+                self.new_match()
+            else:
+                raise AssertionError("neither a draw, an upcard to pass nor a new deal is offered")
+        raise AssertionError("no draw of the person's came up")
+
     def play_turn(self) -> None:
         """One decision, taken through the visible controls only."""
         if self.has("Pass"):

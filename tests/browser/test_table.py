@@ -50,19 +50,14 @@ def test_play_a_whole_hand_to_the_result_screen(table: Table) -> None:
     expect(table.page.get_by_role("region", name="Your hand")).to_be_visible()
     assert len(table.card_names()) in (10, 11)
     # A chosen card rises and the move buttons appear; the phone screenshot shows this moment.
-    if table.has("Pass"):
-        table.press(table.button("Pass"))
-    stock = table.button(re.compile(r"^Stock"))
-    if stock.count():
-        table.press(stock)
-        last = table.hand.last
-        table.choose(last)
-        expect(table.hand.last).to_have_accessible_name(re.compile(r", selected"))
-        expect(table.button("Discard")).to_be_visible()
-        if table.kind == "phone":
-            save_screenshot(table.page, "table-phone.png")
-        else:
-            save_screenshot(table.page, "table-desktop.png")
+    table.press(table.to_my_draw())
+    table.choose(table.hand.last)
+    expect(table.hand.last).to_have_accessible_name(re.compile(r", selected"))
+    expect(table.button("Discard")).to_be_visible()
+    if table.kind == "phone":
+        save_screenshot(table.page, "table-phone.png")
+    else:
+        save_screenshot(table.page, "table-desktop.png")
     table.play_to_hand_end()
     result = table.page.locator(".result")
     expect(result).to_be_visible()
@@ -75,16 +70,16 @@ def test_play_a_whole_hand_to_the_result_screen(table: Table) -> None:
     if table.kind == "phone":
         save_screenshot(table.page, "result-phone.png")
     if table.has("Next hand"):
+        shown = re.search(r"Hand (\d+)", table.page.locator(".match-info").inner_text())
+        assert shown is not None
         table.press(table.button("Next hand"))
-        expect(table.page.locator(".match-info")).to_contain_text("Hand 2")
+        expect(table.page.locator(".match-info")).to_contain_text(f"Hand {int(shown.group(1)) + 1}")
 
 
 def test_reload_mid_hand_and_continue(table: Table) -> None:
     table.open()
     table.new_match()
-    if table.has("Pass"):
-        table.press(table.button("Pass"))
-    table.press(table.button(re.compile(r"^Stock")))
+    table.press(table.to_my_draw())
     held = sorted(table.card_names())
     assert len(held) == 11
     table.page.reload()
@@ -120,9 +115,7 @@ def test_a_tampered_save_shows_a_message_and_is_kept_until_new_match(table: Tabl
 def test_a_double_tap_on_the_stock_draws_once(table: Table) -> None:
     table.open()
     table.new_match()
-    if table.has("Pass"):
-        table.press(table.button("Pass"))
-    stock = table.button(re.compile(r"^Stock"))
+    stock = table.to_my_draw()
     before = table.token
     moves: list[str] = []
     table.page.on("request", lambda r: moves.append(r.url) if r.url.endswith("/game/act") else None)
@@ -141,9 +134,7 @@ def test_the_phone_table_fits_360_px_with_44_px_targets(browser: Browser, live_s
     table = Table(page, live_server)
     table.open()
     table.new_match()
-    if table.has("Pass"):
-        table.press(table.button("Pass"))
-    table.press(table.button(re.compile(r"^Stock")))
+    table.press(table.to_my_draw())
     table.choose(table.hand.first)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360, "no sideways scrolling"
     small = page.evaluate(
@@ -219,14 +210,13 @@ def test_two_quick_taps_leave_the_second_card_chosen_and_send_nothing(table: Tab
 def test_a_chosen_card_stays_chosen_through_the_draw_and_a_turn_is_two_requests(table: Table) -> None:
     table.open()
     table.new_match()
-    if table.has("Pass"):
-        table.press(table.button("Pass"))
+    stock = table.to_my_draw()
     moves: list[str] = []
     table.page.on("request", lambda r: moves.append(r.url) if r.method == "POST" else None)
     name = table.card_names()[-1]
     card = table.page.get_by_role("radio", name=re.compile("^" + name))
     table.choose(card)  # chosen before the draw: the draw posts it, and the new table keeps it
-    table.press(table.button(re.compile(r"^Stock")))
+    table.press(stock)
     expect(card).to_be_checked()
     if not table.has("Discard"):  # the draw may have brought a card to knock with: choose the last card instead
         table.choose(table.hand.last)
