@@ -2,6 +2,7 @@
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -68,12 +69,15 @@ def play_match(seed: int, greedy: float, *, full_checks: bool) -> GameState:
     return s
 
 
+# Whole matches, many of them: about a minute each on an idle 2-core machine, so not in the fast loop.
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), greedy=st.sampled_from([0.0, 0.5, 0.9]))
 def test_random_matches_keep_every_rule_and_every_state_round_trips(seed: int, greedy: float) -> None:
     play_match(seed, greedy, full_checks=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), greedy=st.sampled_from([0.5, 0.9]))
 def test_thousands_of_random_matches_end_and_score_by_the_rules(seed: int, greedy: float) -> None:
