@@ -31,9 +31,7 @@ from pathlib import Path
 from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 
-from app.engine import ActionKind, Phase
-from app.engine.cards import Card
-from app.engine.melds import deadwood
+from app.engine import ActionKind, Card, Phase, deadwood
 from app.main import create_app
 from app.routes.deps import get_rng
 from app.seal import Sealer
