@@ -47,10 +47,11 @@ def test_play_a_whole_hand_to_the_result_screen(table: Table) -> None:
     table.open()
     expect(table.button("New match")).to_be_visible()
     table.new_match()
+    stock = table.to_my_draw()  # the computer may have ended the first hand at once: then it deals again
     expect(table.page.get_by_role("region", name="Your hand")).to_be_visible()
-    assert len(table.card_names()) in (10, 11)
+    assert len(table.card_names()) == 10
     # A chosen card rises and the move buttons appear; the phone screenshot shows this moment.
-    table.press(table.to_my_draw())
+    table.press(stock)
     table.choose(table.hand.last)
     expect(table.hand.last).to_have_accessible_name(re.compile(r", selected"))
     expect(table.button("Discard")).to_be_visible()
