@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import uvicorn
 from pydantic import ValidationError
@@ -29,7 +30,10 @@ def main() -> None:
     try:
         settings = get_settings()
         open_sealer(settings)
-        asyncio.run(_try_register(settings))
+        # In a thread of its own: asyncio.run refuses to start where an event loop already runs
+        # (main() called from a program, or a test, that has one).
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(lambda: asyncio.run(_try_register(settings))).result()
     except ValidationError as error:
         sys.exit(settings_problem(error))
     except StartupError as error:
