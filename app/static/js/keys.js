@@ -51,6 +51,12 @@
 
   function selected() { return find('#table .cards input[name="card"]:checked'); }
 
+  // Chooses (or puts back) a card as a tap would, so that hand.js shows its moves.
+  function choose(card, on) {
+    card.checked = on;
+    card.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
   function moveSelection(step) {
     var all = cards();
     if (!all.length) return false;
@@ -58,7 +64,7 @@
     if (from < 0) from = all.indexOf(document.activeElement);
     var next = from < 0 ? (step > 0 ? 0 : all.length - 1) : (from + step + all.length) % all.length;
     all[next].focus();
-    all[next].checked = true;
+    choose(all[next], true);
     return true;
   }
 
@@ -107,12 +113,12 @@
       // On another control Enter keeps its usual meaning; on a card it chooses it, then discards it.
       if (!onCard && onControl) return;
       event.preventDefault();
-      if (onCard && !onCard.checked) onCard.checked = true;
+      if (onCard && !onCard.checked) choose(onCard, true);
       else discard(onCard);
       return;
     }
     if (key === "Escape" && selected()) {
-      selected().checked = false;
+      choose(selected(), false);
       return;
     }
     var letter = key.length === 1 ? key.toUpperCase() : "";

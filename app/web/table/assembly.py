@@ -83,6 +83,11 @@ class TableView:
         return self.phase is Phase.DISCARD
 
     @property
+    def has_chosen(self) -> bool:
+        """A card is chosen for the discard: its own prompt line and moves show."""
+        return self.choosing and any(c.selected for c in self.hand)
+
+    @property
     def over(self) -> bool:
         return self.phase is Phase.MATCH_OVER
 
