@@ -138,6 +138,7 @@ def run(
     static_path: str = "/rules",
     levels: Sequence[str] = ("normal",),
     register: str = "sqlite",
+    warmup: int = 0,
 ) -> Report:
     """Start a server (and its register), measure the game mix then the static page, stop them."""
     # Another busy process on this machine skews every figure: record how busy it was.
@@ -155,6 +156,13 @@ def run(
         # The server's access log goes to a file, as it would in production (not to this terminal).
         server = stack.enter_context(running_server(directory / "data", workers=workers, env=env))
         load_env = {"GIN_LOAD_PATH": static_path, "GIN_LOAD_LEVELS": ",".join(levels)}
+        if warmup:
+            # Not measured: the first requests of a fresh process fill its caches (templates
+            # compiled, modules' first use); those seconds are the start, not the steady state.
+            _wrk(
+                wrk, server.base_url, connections=connections, duration=warmup, threads=connections,
+                env={**load_env, "GIN_LOAD_MODE": "game"},
+            )  # fmt: skip
         # One wrk thread per connection: each thread plays one table, reading every answer.
         game = _wrk(
             wrk, server.base_url, connections=connections, duration=duration, threads=connections,
@@ -216,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--levels", default="normal", help="computer levels of the games replayed, comma-separated (default normal)"
     )
+    parser.add_argument("--warmup", type=int, default=0, help="seconds of unmeasured game mix first (default 0)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     options = parser.parse_args(argv)
     if not 1 <= options.duration <= 600:
@@ -231,6 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         static_path=options.static_path,
         levels=levels,
         register=options.register,
+        warmup=options.warmup,
     )
     print(describe(report))
     if options.json:

@@ -10,20 +10,29 @@ rather than paying for a hand-off to a thread; a lock held elsewhere longer than
 ``synchronous=NORMAL``: a commit survives the server process dying at any moment; a power
 cut may lose the last moves, which then read as unknown matches (their saves are taken as the
 browser posts them).
+
+A commit in WAL mode with ``synchronous=NORMAL`` only appends to the log; the fsyncs happen when
+the log is copied back into the database (a checkpoint). SQLite would run that inside whichever
+commit fills the log, on the event loop, where a slow disk stalls every request in flight for as
+long as the fsync takes. So the swaps never checkpoint (``wal_autocheckpoint=0``): a thread of
+the register's own does, every ``CHECKPOINT_SECONDS``, on a connection of its own, passively
+(it never waits for, nor blocks, a swap).
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
 from app.register import RegisterUnavailable
 from app.startup import StartupError, check_data_dir
 
-__all__ = ["BUSY_SECONDS", "SQLiteRegister"]
+__all__ = ["BUSY_SECONDS", "CHECKPOINT_SECONDS", "SQLiteRegister"]
 
 BUSY_SECONDS = 2.0
+CHECKPOINT_SECONDS = 1.0
 SWEEP_EVERY_SECONDS = 600.0
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS latest (match TEXT PRIMARY KEY, token TEXT NOT NULL, touched REAL NOT NULL)",
@@ -52,6 +61,10 @@ class SQLiteRegister:
         self.name = f"SQLite file {path}"
         self.idle_seconds = idle_seconds
         self._next_sweep = 0.0
+        self._closing = threading.Event()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_until_closed, name="register-checkpoint", daemon=True
+        )
 
     @classmethod
     def open(cls, path: Path, *, idle_seconds: int) -> SQLiteRegister:
@@ -62,6 +75,7 @@ class SQLiteRegister:
             connection = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
             mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             connection.execute("PRAGMA synchronous=NORMAL")
+            connection.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread's job
             for statement in _SCHEMA:
                 connection.execute(statement)
         except sqlite3.DatabaseError as error:
@@ -75,6 +89,7 @@ class SQLiteRegister:
             )
         register = cls(connection, path, idle_seconds)
         register._sweep(time.time())
+        register._checkpointer.start()
         return register
 
     async def swap(self, match: str, expected: str, latest: str) -> str | None:
@@ -117,5 +132,18 @@ class SQLiteRegister:
         except sqlite3.Error as error:
             raise RegisterUnavailable(f"{self.name}: {error}") from None
 
+    def _checkpoint_until_closed(self) -> None:
+        checkpoints = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._closing.wait(CHECKPOINT_SECONDS):
+                try:
+                    checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                except sqlite3.Error:
+                    pass  # another worker's checkpoint is running, or the disk is failing (the swaps say so)
+        finally:
+            checkpoints.close()
+
     async def close(self) -> None:
+        self._closing.set()
+        self._checkpointer.join()
         self._db.close()

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from app.register import Register, RegisterUnavailable, open_register
-from app.register.sqlite import BUSY_SECONDS, SQLiteRegister
+from app.register.sqlite import BUSY_SECONDS, CHECKPOINT_SECONDS, SQLiteRegister
 from app.settings import Settings
 from app.startup import StartupError
 from tests.redis_server import running_redis
@@ -173,6 +173,30 @@ def test_the_sqlite_register_lives_in_the_data_directory(tmp_path: Path) -> None
     assert register.path == tmp_path / "register.sqlite3"
     assert register.path.exists()
     run(register.close())
+
+
+def test_swaps_only_append_to_the_log_and_a_thread_of_the_register_checkpoints_it(tmp_path: Path) -> None:
+    # A checkpoint fsyncs: on the event loop it would stall every request while the disk works.
+    async def scenario() -> None:
+        register = await open_register(Settings(data_dir=tmp_path))
+        assert isinstance(register, SQLiteRegister)
+        autocheckpoint = register._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+        assert autocheckpoint == 0
+        database = register.path
+        before = database.stat().st_size
+        for n in range(300):
+            await register.swap(f"m{n}", "", "t" * 2000)
+        # Pages reach the database file only by a checkpoint: the thread's, within a few periods.
+        deadline = time.monotonic() + 20 * CHECKPOINT_SECONDS
+        while database.stat().st_size <= before + 300 * 2000 and time.monotonic() < deadline:
+            await asyncio.sleep(CHECKPOINT_SECONDS / 4)
+        assert database.stat().st_size > before + 300 * 2000
+        started = time.monotonic()
+        await register.close()
+        assert time.monotonic() - started < CHECKPOINT_SECONDS  # the thread stops at once
+        assert not register._checkpointer.is_alive()
+
+    run(scenario())
 
 
 def test_a_damaged_sqlite_register_stops_startup_with_the_fix(tmp_path: Path) -> None:
