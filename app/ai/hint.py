@@ -20,10 +20,22 @@ from dataclasses import dataclass, replace
 
 from app.ai.knowledge import from_view
 from app.ai.players import HARD, decide
-from app.engine import KNOCK_LIMIT, Action, ActionKind, Card, Event, MeldKind, Phase, PlayerView, arrange, deadwood
+from app.engine import (
+    KNOCK_LIMIT,
+    Action,
+    ActionKind,
+    Card,
+    Event,
+    MeldKind,
+    Phase,
+    PlayerView,
+    arrange,
+    deadwood,
+    discard_deadwoods,
+)
 from app.words import Sentence, capital, card_list, join_clauses, plain
 
-__all__ = ["Hint", "NoHint", "hint"]
+__all__ = ["Hint", "NoHint", "hint", "why"]
 
 
 class NoHint(ValueError):
@@ -96,6 +108,26 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
     advice = ("Draw from the stock; if the new card doesn't fit, discard ", planned.card, ".")
     reason = join_clauses(why_not, _loose_words(planned.card, hand))
     return Hint(action, then, advice, reason)
+
+
+def why(view: PlayerView, action: Action) -> list[Sentence]:
+    """Why ``action`` suits ``view``'s position, most telling first, in the hint's own clauses (for the coach).
+
+    A pile card is explained with the throw that keeps the least deadwood after taking it.
+    """
+    hand = view.hand
+    top = view.discard_pile[-1] if view.discard_pile else None
+    if action.kind.throws:
+        return _discard_clauses(view, action, hand, with_knock=True)[:3]
+    if top is None:
+        return []
+    if action.kind.takes_pile:
+        left = discard_deadwoods((*hand, top))
+        then = min((c for c in left if c is not top), key=lambda c: (left[c], -c.value, c.index))
+        return [_take_reason(top, hand, then)]
+    if ActionKind.TAKE_DISCARD in {a.kind for a in view.legal_actions} or action.kind is ActionKind.PASS:
+        return [_why_not_take(top, hand)]
+    return [("the stock is the only draw now",)]
 
 
 def _discard_hint(view: PlayerView, action: Action, hand: tuple[Card, ...]) -> Hint:

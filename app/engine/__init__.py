@@ -14,6 +14,7 @@ from app.engine import masks
 from app.engine.cards import DECK, Card, parse_cards
 from app.engine.errors import EngineError, IllegalAction, InvalidCards, InvalidState
 from app.engine.melds import Arrangement, Meld, MeldKind, arrange, best_discard_deadwood, deadwood, discard_deadwoods
+from app.engine.replay import PlayedHand, replay
 from app.engine.rules import (
     DRAW_STOCK,
     NEXT_HAND,
@@ -22,6 +23,7 @@ from app.engine.rules import (
     TAKE_UPCARD,
     VOID_STOCK,
     apply,
+    deal_hand,
     legal_actions,
     new_match,
 )
@@ -82,6 +84,7 @@ __all__ = [
     "Meld",
     "MeldKind",
     "Phase",
+    "PlayedHand",
     "PlayerView",
     "Seat",
     "Side",
@@ -89,12 +92,14 @@ __all__ = [
     "arrange",
     "best_discard_deadwood",
     "deadwood",
+    "deal_hand",
     "discard_deadwoods",
     "knock_kind",
     "legal_actions",
     "masks",
     "new_match",
     "parse_cards",
+    "replay",
     "score",
     "settle",
     "view",

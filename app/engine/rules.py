@@ -34,22 +34,20 @@ TAKE_DISCARD = Action(ActionKind.TAKE_DISCARD)
 NEXT_HAND = Action(ActionKind.NEXT_HAND)
 
 
-Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
-
-
-def _deal(rng: random.Random, starter: Seat) -> tuple[Deal, Hands, tuple[Card, ...], Card]:
+def _fresh_hand(rng: random.Random, starter: Seat, **carry: object) -> GameState:
     deck = list(DECK)
     rng.shuffle(deck)
-    deal = Deal(deck=tuple(deck), salt=f"{rng.getrandbits(64):016x}")
+    return deal_hand(Deal(deck=tuple(deck), salt=f"{rng.getrandbits(64):016x}"), starter, **carry)
+
+
+def deal_hand(deal: Deal, starter: Seat, **carry: object) -> GameState:
+    """The hand ``deal`` gives when ``starter`` starts, before anyone moves (R7); ``carry`` sets the
+    match's other fields (scores, hand number, history). A finished hand is replayed from here."""
+    deck = deal.deck
     first, second = tuple(deck[:10]), tuple(deck[10:20])
     hands = (first, second) if starter is Seat.FIRST else (second, first)
-    return deal, hands, tuple(deck[21:]), deck[20]  # R7
-
-
-def _fresh_hand(rng: random.Random, starter: Seat, **carry: object) -> GameState:
-    deal, hands, stock, upcard = _deal(rng, starter)
     return GameState(
-        hands=hands, stock=stock, discard=(upcard,), phase=Phase.UPCARD,
+        hands=hands, stock=tuple(deck[21:]), discard=(deck[20],), phase=Phase.UPCARD,
         turn=starter, starter=starter, deal=deal, **carry,
     )  # fmt: skip
 

@@ -8,12 +8,17 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 from app.ai import Level
-from app.engine import GameState
+from app.engine import GameState, PlayedHand
 from app.seal import Sealer, SealError
 
-__all__ = ["SAVE_FORMAT", "SavedGame", "UnreadableSave", "open_save", "seal_save", "stamp"]
+__all__ = ["KEPT_HANDS", "SAVE_FORMAT", "SavedGame", "UnreadableSave", "open_save", "seal_save", "stamp"]
 
 SAVE_FORMAT = 1
+KEPT_HANDS = 40
+"""The most finished hands a save keeps for review (the latest ones): a match of void hands has no end."""
+_MOVES_CHARS = 1000  # no real hand comes near: 31 stock draws, and each turn's discard, is about 130
+# A kept hand's code (``PlayedHand.code``): checked for shape here, and replayed only when reviewed.
+_PLAYED_CODE = r"^[0-9]{1,4}\.[01]\.[A-Za-z]{52}\.[0-9a-f]{16}\.[A-Za-z!^+.-]{0,1000}$"  # 1000: _MOVES_CHARS
 
 
 class UnreadableSave(ValueError):
@@ -33,15 +38,40 @@ class SavedGame(BaseModel):
     """A name for the match, so the browser can count each finished hand once and keep each deal's
     fingerprint under its own key, and the move register can keep the match's latest save. Saves
     from before it existed get one when next opened."""
+    played: tuple[Annotated[str, StringConstraints(pattern=_PLAYED_CODE)], ...] = ()
+    """The match's finished hands (deal and moves, ``PlayedHand.code``), for "Review this hand".
+    A hand joins only once it is over: nothing of the hand being played is kept here."""
 
     @classmethod
     def start(cls, state: GameState, level: Level) -> SavedGame:
         # 128 random bits, drawn from no game generator (seeded tests deal as before): no two
         # matches share a register entry, and nobody can guess another's.
-        return cls(format=SAVE_FORMAT, level=level, state=state, match_id=secrets.token_hex(16))
+        started = cls(format=SAVE_FORMAT, level=level, state=state, match_id=secrets.token_hex(16))
+        return started.with_state(state)  # the computer may have ended the first hand already
 
     def with_state(self, state: GameState) -> SavedGame:
-        return self.model_copy(update={"state": state})
+        return self.model_copy(update={"state": state, "played": _kept(self.played, state)})
+
+    def played_hand(self, number: int) -> PlayedHand | None:
+        """Hand ``number`` of this match, if it is over and kept."""
+        prefix = f"{number}."
+        code = next((c for c in self.played if c.startswith(prefix)), None)
+        return PlayedHand.parse(code) if code is not None else None
+
+    @property
+    def reviewable(self) -> frozenset[int]:
+        """The numbers of the hands that can be reviewed."""
+        return frozenset(int(c.partition(".")[0]) for c in self.played)
+
+
+def _kept(played: tuple[str, ...], state: GameState) -> tuple[str, ...]:
+    """``played`` with the hand ``state`` has just finished, if it has (once, and the latest ``KEPT_HANDS``)."""
+    if not state.phase.over or any(c.startswith(f"{state.hand_number}.") for c in played):
+        return played
+    code = PlayedHand.of(state).code
+    if len(code.rpartition(".")[2]) > _MOVES_CHARS:
+        return played  # a hand of endless pile-taking: not kept, so the save stays one that opens
+    return (*played, code)[-KEPT_HANDS:]
 
 
 def match_id_for(state: GameState) -> str:

@@ -21,3 +21,16 @@ def states(seed: int, hands: int = 3) -> Iterator[GameState]:
         if state.phase is Phase.HAND_OVER:
             played += 1
         state = apply(state, simple_choice(view(state, state.turn), rng), rng)
+
+
+def reshuffle_hidden(state: GameState, me: int, rng: random.Random) -> GameState:
+    """The same game as far as ``me`` can tell: the opponent's unseen cards and the stock dealt anew."""
+    opp = 1 - me
+    known = set(view(state, me).opponent_known)
+    kept = [c for c in state.hands[opp] if c in known]
+    hidden = [c for c in state.hands[opp] if c not in known] + list(state.stock)
+    rng.shuffle(hidden)
+    split = len(state.hands[opp]) - len(kept)
+    hands = list(state.hands)
+    hands[opp] = tuple(kept + hidden[:split])
+    return state.model_copy(update={"hands": tuple(hands), "stock": tuple(hidden[split:])})

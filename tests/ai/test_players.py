@@ -8,7 +8,7 @@ from app.ai import Level, choose
 from app.ai.knowledge import from_view
 from app.ai.research import ARENA_PLAYERS as PLAYERS
 from app.engine import GameState, Phase, apply, legal_actions, masks, new_match, view
-from tests.ai.conftest import states
+from tests.ai.conftest import reshuffle_hidden, states
 
 
 # The levels and baselines, plus the variants whose code paths the levels do not use (playouts, discard lookahead).
@@ -27,19 +27,6 @@ def test_players_only_make_legal_moves_through_whole_matches(name: str) -> None:
     assert moves > 50
 
 
-def _reshuffle_hidden(state: GameState, me: int, rng: random.Random) -> GameState:
-    """The same game as far as ``me`` can tell: the opponent's unseen cards and the stock dealt anew."""
-    opp = 1 - me
-    known = set(view(state, me).opponent_known)
-    kept = [c for c in state.hands[opp] if c in known]
-    hidden = [c for c in state.hands[opp] if c not in known] + list(state.stock)
-    rng.shuffle(hidden)
-    split = len(state.hands[opp]) - len(kept)
-    hands = list(state.hands)
-    hands[opp] = tuple(kept + hidden[:split])
-    return state.model_copy(update={"hands": tuple(hands), "stock": tuple(hidden[split:])})
-
-
 @pytest.mark.parametrize("level", list(Level))
 def test_decisions_ignore_hidden_cards(level: Level) -> None:
     shuffler = random.Random(99)
@@ -49,7 +36,7 @@ def test_decisions_ignore_hidden_cards(level: Level) -> None:
             me = state.turn
             if state.phase.over:
                 continue
-            twin = GameState.model_validate(_reshuffle_hidden(state, me, shuffler).model_dump())
+            twin = GameState.model_validate(reshuffle_hidden(state, me, shuffler).model_dump())
             changed += masks.cards_mask(twin.hands[1 - me]) != masks.cards_mask(state.hands[1 - me])
             assert from_view(view(twin, me)) == from_view(view(state, me))
             for s in range(3):

@@ -10,16 +10,19 @@ alone. Every relabelling must seal to a token of exactly the same length.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
+import pytest
 from cryptography.fernet import Fernet
 
 from app.ai import Level
-from app.engine import ActionKind, GameState, Phase, legal_actions
+from app.engine import ActionKind, GameState, Phase, legal_actions, replay
 from app.seal import Sealer
-from app.web import COMPUTER, SavedGame, seal_save
+from app.web import COMPUTER, SavedGame, UnreadableSave, open_save, seal_save
 from app.web.flow import play, start_match
+from app.web.saved import KEPT_HANDS
 
 SEALER = Sealer([Fernet.generate_key()])
 GAMES = 30
@@ -78,3 +81,56 @@ def test_relabelling_changes_hidden_cards_and_nothing_the_person_sees() -> None:
     assert view(other.state, HUMAN).model_dump(exclude={"fingerprint"}) == view(saved.state, HUMAN).model_dump(
         exclude={"fingerprint"}
     )
+
+
+def finished_match(seed: int) -> list[SavedGame]:
+    """Every save of a whole match of quick play (knocking whenever offered), through ``play``."""
+    rng = random.Random(seed)
+    saved = start_match(Level.EASY, rng)
+    found = [saved]
+    while saved.state.phase is not Phase.MATCH_OVER:
+        actions = legal_actions(saved.state)
+        knocks = [a for a in actions if a.kind is ActionKind.KNOCK]
+        saved = play(saved, knocks[0] if knocks else rng.choice(actions), rng)
+        found.append(saved)
+    return found
+
+
+def test_a_save_keeps_each_finished_hand_once_and_never_the_hand_in_play() -> None:
+    for saved in finished_match(4):
+        state = saved.state
+        over = {h.number for h in state.history}
+        assert saved.reviewable == over  # the hand in play is not among them until it is over
+        assert len(saved.played) == len(over)
+        for summary in state.history:
+            kept = saved.played_hand(summary.number)
+            assert kept is not None
+            record = replay(kept)[-1].last_hand
+            assert record is not None
+            assert (record.kind, record.winner, record.points) == (summary.kind, summary.winner, summary.points)
+        assert saved.played_hand(state.hand_number + 1) is None
+
+
+def test_kept_hands_travel_in_the_sealed_save() -> None:
+    last = finished_match(5)[-1]
+    assert len(last.played) >= 3
+    assert open_save(SEALER, seal_save(SEALER, last)).played == last.played
+
+
+def test_an_authentic_save_whose_kept_hand_is_garbled_gets_the_usual_clear_message() -> None:
+    saved = finished_match(5)[-1]
+    payload = saved.model_dump(mode="json")
+    payload["played"] = [saved.played[0].replace(".", ":", 1)]
+    with pytest.raises(UnreadableSave, match="different version"):
+        open_save(SEALER, SEALER.seal(json.dumps(payload).encode()))
+
+
+def test_only_the_latest_hands_are_kept() -> None:
+
+    saved = finished_match(5)[-1]
+    many = saved.model_copy(
+        update={"played": tuple(f"{n}{c[c.index('.') :]}" for n, c in enumerate(saved.played * 30))}
+    )
+    assert len(many.played) > KEPT_HANDS
+    state = saved.state.model_copy(update={"hand_number": 999})
+    assert len(many.with_state(state).played) == KEPT_HANDS

@@ -1,0 +1,196 @@
+"""The coach: judges one of the person's decisions from the view they had, in points given away.
+
+For a decision (take or pass the upcard, stock or pile, which card to throw, knock or play on)
+the coach values each candidate as the points it is expected to bring: opponent hands are
+sampled from the person's ``PlayerView`` with the Hard player's inference (``sample_hand``),
+the rest of the unseen cards shuffled into a stock, and each sample played out to the end of
+the hand with the fast playout (``playout.py``; knocks are settled by the engine's R14–R19
+scoring, ``knock_points``). Every candidate meets the same samples, so the differences
+between candidates are far steadier than the values themselves.
+
+The better choice is the Hard player's (the same one the hint shows during play, so the
+review never contradicts it). The person's choice costs the Hard choice's expected points
+minus its own, never less than 0: a choice the playouts rate as good as Hard's, or better, is
+good. The verdict follows ``THRESHOLDS``. (Searching wider, the best of all throws by these
+greedy playouts, was tried and rejected: the playouts' opponent knocks at its first chance,
+and by them the Hard player's own throws came out as mistakes in 7 of 242 decisions.)
+
+Nothing here reads more than the ``PlayerView``: the coach is as blind to hidden cards as the
+computer opponent. The samples are seeded by the position's public facts, so the same review
+twice gives the same verdicts.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+
+from app.ai.hint import why
+from app.ai.inference import card_weights, sample_hand
+from app.ai.knock import knock_points
+from app.ai.knowledge import Knowledge, from_view
+from app.ai.players import HARD, MAX_EXTRA_DRAWS, decide
+from app.ai.playout import play_out
+from app.engine import KNOCK_LIMIT, Action, ActionKind, Phase, PlayerView, masks
+from app.words import Sentence, join_clauses
+
+__all__ = ["SAMPLES", "THRESHOLDS", "Judgement", "Verdict", "judge"]
+
+BIT_VALUE, bits_of, deadwood_of_mask = masks.BIT_VALUE, masks.bits_of, masks.deadwood_of_mask
+
+SAMPLES = 96
+"""Sampled deals (opponent hand and stock) per decision; both choices are played out on each."""
+
+
+class Verdict(StrEnum):
+    """How much a decision gave away against the best the coach found."""
+
+    GOOD = "good"
+    """Less than ``THRESHOLDS[INACCURACY]`` points: the best choice, or as good as makes no difference."""
+    INACCURACY = "inaccuracy"
+    """A small loss: a close call that went the worse way."""
+    MISTAKE = "mistake"
+    """A clear loss, like keeping a loose high card over a card that pairs."""
+    BLUNDER = "blunder"
+    """A large loss, like breaking up a made meld, or knocking into a likely undercut."""
+
+    @property
+    def article(self) -> str:
+        return "an" if self is Verdict.INACCURACY else "a"
+
+
+THRESHOLDS: dict[Verdict, float] = {Verdict.INACCURACY: 1.5, Verdict.MISTAKE: 3.5, Verdict.BLUNDER: 8.0}
+"""The least expected cost, in points, of each verdict worse than good (docs/ai.md, "The coach")."""
+
+
+def verdict_of(cost: float) -> Verdict:
+    worst = Verdict.GOOD
+    for verdict, least in THRESHOLDS.items():
+        if cost >= least:
+            worst = verdict
+    return worst
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The coach's view of one decision."""
+
+    chosen: Action
+    best: Action
+    """The Hard player's choice, when the chosen one gave away enough to be more than good; else the chosen one."""
+    cost: float
+    """Expected points given away against ``best`` (0 when the choice was the best)."""
+    verdict: Verdict
+    values: tuple[tuple[Action, float], ...]
+    """The Hard choice and the chosen one, each with its expected points for the person (negative: for
+    the opponent); empty when the choice was Hard's own and not ``valued``."""
+    reason: Sentence
+    """One line in the hint's words: "Better: discard 9♣; 9♣ is loose; keeps 7♥ 8♥ for a run."."""
+
+    @property
+    def value(self) -> float | None:
+        """The expected points of the position for the person, played as the Hard player would
+        (``None`` when nothing was played out: the choice was Hard's own)."""
+        return self.values[0][1] if self.values else None
+
+
+def judge(view: PlayerView, chosen: Action, samples: int = SAMPLES, *, valued: bool = False) -> Judgement:
+    """The coach's judgement of ``chosen`` (one of ``view.legal_actions``), from ``view`` alone.
+
+    A choice that is the Hard player's own is good without playing anything out, unless
+    ``valued`` asks for the position's value all the same (the calibration does).
+    """
+    if chosen not in view.legal_actions or not view.phase.in_play:
+        raise ValueError(f"{chosen} is not a move the person could make in this position.")
+    rng = random.Random(f"coach.{view.fingerprint}.{len(view.log)}")  # public facts only
+    k = from_view(view)
+    hard = decide(k, HARD, random.Random(rng.random())) if len(view.legal_actions) > 1 else view.legal_actions[0]
+    if chosen == hard and not valued:
+        return Judgement(chosen, chosen, 0.0, Verdict.GOOD, (), ())
+    deals = _sample_deals(k, rng, samples)
+    values = tuple((a, _value(k, a, deals)) for a in dict.fromkeys((hard, chosen)))
+    worth = dict(values)
+    cost = max(0.0, worth[hard] - worth[chosen])
+    verdict = verdict_of(cost)
+    best = chosen if verdict is Verdict.GOOD else hard
+    reason: Sentence = ()
+    if verdict is not Verdict.GOOD:
+        reason = join_clauses(("better: ", *_move_words(hard)), *why(view, hard))
+    return Judgement(chosen, best, cost, verdict, values, reason)
+
+
+def _move_words(action: Action) -> Sentence:
+    if action.kind is ActionKind.KNOCK:
+        assert action.card is not None
+        return ("knock with ", action.card)
+    if action.kind is ActionKind.DISCARD:
+        assert action.card is not None
+        return ("discard ", action.card)
+    return (_DRAW_WORDS[action.kind],)
+
+
+_DRAW_WORDS = {
+    ActionKind.TAKE_UPCARD: "take the upcard",
+    ActionKind.PASS: "pass the upcard",
+    ActionKind.DRAW_STOCK: "draw from the stock",
+    ActionKind.TAKE_DISCARD: "take the discard",
+}
+
+
+Deal = tuple[int, tuple[int, ...]]  # an opponent hand and a stock (drawn from its end), as bits
+
+
+def _sample_deals(k: Knowledge, rng: random.Random, n: int) -> list[Deal]:
+    weights = card_weights(k)
+    extra = min(k.opp_stock_draws, MAX_EXTRA_DRAWS)
+    deals: list[Deal] = []
+    for _ in range(n):
+        opp = sample_hand(k, weights, rng, extra)
+        stock = bits_of(k.unseen & ~opp)
+        rng.shuffle(stock)
+        deals.append((opp, tuple(stock)))
+    return deals
+
+
+def _value(k: Knowledge, action: Action, deals: list[Deal]) -> float:
+    """Mean points to the person over ``deals`` if they make ``action`` and the hand is played out."""
+    total = 0
+    for opp, stock in deals:
+        total += _outcome(k, action, opp, list(stock))
+    return total / len(deals)
+
+
+def _outcome(k: Knowledge, action: Action, opp: int, stock: list[int]) -> int:
+    hand, kind = k.hand, action.kind
+    if kind.throws:
+        assert action.card is not None
+        kept = hand ^ action.card.bit
+        if kind is ActionKind.KNOCK:
+            return knock_points(kept, opp)
+        return play_out(kept, opp, action.card.bit, stock, my_turn=False)
+    if kind.takes_pile:
+        top = k.top
+        dw, throw = _leanest_throw(hand | top, top)
+        kept = (hand | top) ^ throw
+        if dw <= KNOCK_LIMIT:  # the playout's own habit: knock as soon as allowed
+            return knock_points(kept, opp)
+        return play_out(kept, opp, throw, stock, my_turn=False)
+    if kind is ActionKind.DRAW_STOCK:
+        return play_out(hand, opp, 0, stock, my_turn=True)
+    # A pass: the opponent is offered the upcard; after a second pass its first draw is the stock (R8).
+    return play_out(hand, opp, k.top if k.phase is Phase.UPCARD and not _second_pass(k) else 0, stock, my_turn=False)
+
+
+def _second_pass(k: Knowledge) -> bool:
+    # The upcard is passed a second time when the opponent already declined it (R8).
+    return bool(k.opp_passed & k.top)
+
+
+def _leanest_throw(hand: int, forbidden: int) -> tuple[int, int]:
+    best = (999, 0, 0)
+    for b in bits_of(hand & ~forbidden):
+        key = (deadwood_of_mask(hand ^ b), -BIT_VALUE[b], b)
+        if key < best:
+            best = key
+    return best[0], best[2]
