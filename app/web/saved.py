@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Annotated, Literal
 
@@ -16,9 +17,10 @@ __all__ = ["KEPT_HANDS", "SAVE_FORMAT", "SavedGame", "UnreadableSave", "open_sav
 SAVE_FORMAT = 1
 KEPT_HANDS = 40
 """The most finished hands a save keeps for review (the latest ones): a match of void hands has no end."""
-_MOVES_CHARS = 1000  # no real hand comes near: 31 stock draws, and each turn's discard, is about 130
 # A kept hand's code (``PlayedHand.code``): checked for shape here, and replayed only when reviewed.
-_PLAYED_CODE = r"^[0-9]{1,4}\.[01]\.[A-Za-z]{52}\.[0-9a-f]{16}\.[A-Za-z!^+.-]{0,1000}$"  # 1000: _MOVES_CHARS
+# No real hand's moves come near 1000 characters (31 stock draws and each turn's discard make about 130).
+_PLAYED_CODE = r"^[0-9]{1,4}\.[01]\.[A-Za-z]{52}\.[0-9A-Za-z_-]{1,64}\.[A-Za-z!^+.-]{0,1000}$"
+_PLAYED = re.compile(_PLAYED_CODE)
 
 
 class UnreadableSave(ValueError):
@@ -69,8 +71,10 @@ def _kept(played: tuple[str, ...], state: GameState) -> tuple[str, ...]:
     if not state.phase.over or any(c.startswith(f"{state.hand_number}.") for c in played):
         return played
     code = PlayedHand.of(state).code
-    if len(code.rpartition(".")[2]) > _MOVES_CHARS:
-        return played  # a hand of endless pile-taking: not kept, so the save stays one that opens
+    if not _PLAYED.fullmatch(code):
+        # A hand of endless pile-taking, or a deal from elsewhere (a test's, an old save's) with an
+        # odd salt: not kept, so that the save stays one that opens.
+        return played
     return (*played, code)[-KEPT_HANDS:]
 
 

@@ -134,3 +134,14 @@ def test_only_the_latest_hands_are_kept() -> None:
     assert len(many.played) > KEPT_HANDS
     state = saved.state.model_copy(update={"hand_number": 999})
     assert len(many.with_state(state).played) == KEPT_HANDS
+
+
+def test_a_hand_whose_code_would_not_open_again_is_not_kept() -> None:
+    # A deal made elsewhere (a test's, an old save's) may carry a salt that a code cannot hold.
+    last = finished_match(5)[-1]
+    odd = last.state.model_copy(
+        update={"deal": last.state.deal.model_copy(update={"salt": "a.b c"}), "hand_number": 77}
+    )
+    kept = last.with_state(odd)
+    assert kept.played == last.played
+    assert open_save(SEALER, seal_save(SEALER, kept)).played == last.played
