@@ -27,20 +27,28 @@ class Level(StrEnum):
     """A few words under the name in the chooser."""
     style: Style
     """The ideas its player uses (``players.py``)."""
+    reply_seconds: float
+    """The least time the computer's reply to a move takes: the routes wait out what its thinking
+    did not use. How long a decision takes depends on the cards the computer holds (Hard weighs a
+    knock on sampled hands, its lookahead costs more for some hands), so without a floor the time
+    of an answer would tell the person something about those cards. Each floor is above the
+    level's slowest reply measured by ``python -m benchmarks.side_channel`` (docs/ai.md)."""
 
     # Only the members below call this. ``Level("hard")`` is a look-up by value that never does;
     # the defaults are there so that type checkers accept that one-argument call.
-    def __new__(cls, value: str, label: str = "", blurb: str = "", style: Style = players.NORMAL) -> Level:
+    def __new__(
+        cls, value: str, label: str = "", blurb: str = "", style: Style = players.NORMAL, reply_seconds: float = 0.0
+    ) -> Level:
         level = str.__new__(cls, value)
         level._value_ = value
-        level.label, level.blurb, level.style = label, blurb, style
+        level.label, level.blurb, level.style, level.reply_seconds = label, blurb, style, reply_seconds
         return level
 
-    EASY = "easy", "Easy", "relaxed", players.EASY
+    EASY = "easy", "Easy", "relaxed", players.EASY, 0.005
     """Simple greedy play with slips: sheds a random loose card now and then, takes a pile card only for a meld."""
-    NORMAL = "normal", "Normal", "a fair fight", players.NORMAL
+    NORMAL = "normal", "Normal", "a fair fight", players.NORMAL, 0.005
     """Greedy on deadwood, values cards that can still make melds, avoids obviously useful discards."""
-    HARD = "hard", "Hard", "plays to win", players.HARD
+    HARD = "hard", "Hard", "plays to win", players.HARD, 0.040
     """Card tracking, opponent-hand inference, safe discards, draw lookahead, knocks judged on sampled hands."""
 
 

@@ -5,6 +5,8 @@ Every handler is thin: read the posted save, ask the engine (through ``app.web.p
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import replace
 
 from fastapi import APIRouter, Request, Response
@@ -18,6 +20,17 @@ from app.web import UnreadableSave, open_save, play, start_match
 router = APIRouter(prefix="/game", tags=["table"])
 
 LEVEL_VALUES = ", ".join(level.value for level in Level)
+
+
+async def wait_out(level: Level, started: float) -> None:
+    """Let the computer's reply take at least the level's ``reply_seconds`` since ``started``.
+
+    Its thinking takes longer for some hands than others; waiting out the rest (the event loop
+    serves other requests meanwhile) keeps that from showing in the answer's time.
+    """
+    rest = level.reply_seconds - (time.perf_counter() - started)
+    if rest > 0:
+        await asyncio.sleep(rest)
 
 
 @router.post("/resume")
@@ -41,7 +54,9 @@ async def new_match(request: Request, posted: PostedForm, sealer: SealerDep, rng
         previous = open_save(sealer, posted.token).state if posted.token else None
     except UnreadableSave:
         previous = None  # the person chose to start afresh: a coin flip decides who starts
+    started = time.perf_counter()
     game = Current(start_match(chosen, rng, previous), replace(posted, selected=None), sealer)
+    await wait_out(chosen, started)  # the computer may have answered the first upcard
     return render_table(request, await commit(request, game), announce_from=0)
 
 
@@ -67,11 +82,13 @@ async def hint(request: Request, game: CurrentGame) -> Response:
 async def act(request: Request, game: CurrentGame, rng: Rng) -> Response:
     """Play the person's move, let the computer reply, and show the table."""
     before = game.state
+    started = time.perf_counter()
     try:
         after = play(game.saved, Action.parse(game.posted.action), rng)
     except EngineError as error:
         # Illegal or garbled: the same table, unchanged, with the engine's reason.
         return render_table(request, await commit(request, game), message=str(error), status_code=409)
+    await wait_out(game.saved.level, started)
     # A selection survives a draw (choose your discard early); a card no longer held is dropped when shown.
     same_hand = after.state.deal == before.deal
     moved = await commit(request, game.moved_to(after))

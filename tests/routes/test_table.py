@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
+from app.ai import Level
 from app.engine import Action, ActionKind, Card, GameState, Phase, apply, discard_deadwoods, legal_actions, view
 from tests.engine.states import make_state
 from tests.routes.conftest import Player
@@ -218,3 +220,19 @@ def test_the_cards_the_computer_took_from_the_pile_show_beside_its_hand(player: 
         state = apply(state, Action.parse(move), rng)
     page = player.load(state)
     assert "10 cards, face down Took four of diamonds" in page.spoken
+
+
+def test_the_hard_computer_s_reply_takes_at_least_its_floor_whatever_its_cards(player: Player) -> None:
+    # A decision takes longer for some hands than others; the floor keeps that out of the answer's time.
+    # (Easy's and Normal's floors are shorter than any request: only Hard's can be seen here.)
+    level = "hard"
+    floor = Level(level).reply_seconds
+    state = make_state("2s 3s 4s 7c 7d 9h Th Kd 5c Ac", "Qs Js 9c 8c 8d 6h 5h 5d Kh Qd", "4d 7h")
+    page = player.load(state, level=level)
+    page = player.press(page.starting("Stock")[0])
+    page = player.press(page.starting("king of diamonds")[0])
+    started = time.perf_counter()
+    page = player.press(page.named("Discard"))
+    assert time.perf_counter() - started >= floor
+    assert page.status == 200
+    assert [e.player for e in player.state.log[-2:]] == [COMPUTER, COMPUTER]  # it did reply
