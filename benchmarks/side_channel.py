@@ -22,6 +22,15 @@ information: each move's time over the median time of "could not knock" moves ma
 stock size (a count the table shows), the median of that for "could knock, waited", and a 95%
 bootstrap interval for it (``BOOTSTRAP`` resamples of both classes). An interval that holds 1.00 is
 within noise: timing tells the person nothing the stock count had not.
+
+The stock count is not all the person knows, so ``--paired`` runs the sharper experiment: at each
+of ``--positions`` positions reached in play (the person about to discard), ``--variants`` games
+that differ only in what the person cannot see (the computer's cards the person has not seen it
+take, and the stock, dealt again at random) are each answered with the same discard, in random
+order (positions with at most ``PAIRED_STOCK`` stock cards, where the computer can often knock).
+Each time is divided by the median time of that position's "could not knock" variants, and
+the median of that for the "could knock, waited" variants is the ratio at equal public
+information, with a bootstrap interval over positions: 1.00 inside it is within noise.
 """
 
 from __future__ import annotations
@@ -38,12 +47,12 @@ from pathlib import Path
 from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 
-from app.engine import ActionKind, Card, Phase, deadwood
+from app.engine import ActionKind, Card, GameState, Phase, deadwood, view
 from app.main import create_app
 from app.routes.deps import get_rng
 from app.seal import Sealer
 from app.settings import Settings
-from app.web import COMPUTER, HUMAN, open_save, stamp
+from app.web import COMPUTER, HUMAN, SavedGame, open_save, seal_save, stamp
 
 __all__ = ["could_knock", "main", "measure"]
 
@@ -51,6 +60,7 @@ HX = {"HX-Request": "true"}
 KNOCK_LIMIT = 10
 BOOTSTRAP = 1000
 STOCK_BUCKET = 4  # stock sizes grouped by this many cards
+PAIRED_STOCK = 20  # --paired positions have at most this many stock cards: a knock is rare earlier
 
 Classes = dict[str, list[tuple[float, int]]]  # per class: (milliseconds, stock size before the move)
 
@@ -114,6 +124,119 @@ def measure(moves: int, seed: int, level: str) -> Classes:
 _DRAWS = (ActionKind.DRAW_STOCK, ActionKind.TAKE_DISCARD)
 
 
+def hidden_variant(state: GameState, rng: random.Random) -> GameState:
+    """``state`` with what the person cannot see dealt again: the stock, and the computer's cards
+    the person has not seen it take (its own stock draws stay in its hand, as its log says)."""
+    known = set(view(state, HUMAN).opponent_known)
+    drawn = {e.card for e in state.log if e.player == COMPUTER and e.kind is ActionKind.DRAW_STOCK}
+    computer = state.hands[COMPUTER]
+    fixed = [c for c in computer if c in known or c in drawn]
+    loose = [c for c in computer if c not in known and c not in drawn] + list(state.stock)
+    rng.shuffle(loose)
+    cut = len(computer) - len(fixed)
+    hands = list(state.hands)
+    hands[COMPUTER] = (*fixed, *loose[:cut])
+    return state.model_copy(update={"hands": tuple(hands), "stock": tuple(loose[cut:])})
+
+
+def measure_paired(positions: int, variants: int, seed: int, level: str) -> list[dict[str, list[float]]]:
+    """Per position, the times (ms) of its variants by class; see the module's docstring."""
+    key = Fernet.generate_key().decode()
+    sealer = Sealer([key])
+    rng = random.Random(seed)
+    found: list[dict[str, list[float]]] = []
+    with tempfile.TemporaryDirectory(prefix="gin-side-") as scratch:
+        app = create_app(Settings(keys=(key,), data_dir=Path(scratch)))
+        server_rng = random.Random(seed + 1)
+        app.dependency_overrides[get_rng] = lambda: server_rng
+        with TestClient(app) as client:
+            token = ""
+            while len(found) < positions:
+                if not token:
+                    token = _token(client.post("/game/new", data={"level": level, "token": ""}, headers=HX).text)
+                saved = open_save(sealer, token)
+                state = saved.state
+                if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) or state.turn != HUMAN:
+                    token = ""
+                    continue
+                if state.phase is not Phase.DISCARD or len(state.stock) > PAIRED_STOCK:
+                    action = "pass" if state.phase is Phase.UPCARD else "draw_stock"
+                    if state.phase is Phase.DISCARD:
+                        action = f"discard {rng.choice([c for c in state.hands[HUMAN] if c != state.taken_discard])}"
+                    fields = {"token": token, "at": stamp(state), "action": action, "sort": "rank"}
+                    token = _token(client.post("/game/act", data=fields, headers=HX).text)
+                    continue
+                card = rng.choice([c for c in state.hands[HUMAN] if c != state.taken_discard])
+                times: dict[str, list[float]] = {"could knock, waited": [], "could not knock": []}
+                for _ in range(variants):
+                    variant = hidden_variant(state, rng)
+                    # A match of its own for each variant: the register would answer a second
+                    # token of one match with the first's position.
+                    sealed = seal_save(sealer, SavedGame.start(variant, saved.level))
+                    fields = {"token": sealed, "at": stamp(variant), "action": f"discard {card}", "sort": "rank"}
+                    started = time.perf_counter()
+                    answer = client.post("/game/act", data=fields, headers=HX)
+                    elapsed = time.perf_counter() - started
+                    if answer.status_code != 200:
+                        raise RuntimeError(f"discard {card} answered {answer.status_code}")
+                    name = _waited_class(variant, open_save(sealer, _token(answer.text)).state)
+                    if name:
+                        times[name].append(elapsed * 1000)
+                found.append(times)
+                # Play on in the real game with the same discard.
+                fields = {"token": token, "at": stamp(state), "action": f"discard {card}", "sort": "rank"}
+                token = _token(client.post("/game/act", data=fields, headers=HX).text)
+    return found
+
+
+def _waited_class(before: GameState, after: GameState) -> str | None:
+    """Whether the computer, answering a discard and playing on, could have knocked after its draw."""
+    if after.phase is not Phase.DISCARD and after.phase is not Phase.DRAW:
+        return None  # it knocked, went gin, or the stock ran out: public anyway
+    replies = after.log[len(before.log) + 1 :]
+    draw = next((e for e in replies if e.player == COMPUTER and e.kind in _DRAWS), None)
+    thrown = next((e for e in replies if e.player == COMPUTER and e.kind is ActionKind.DISCARD), None)
+    if draw is None or thrown is None or thrown.card is None:
+        return None
+    eleven = [*after.hands[COMPUTER], thrown.card]
+    taken = draw.card if draw.kind is ActionKind.TAKE_DISCARD else None
+    return "could knock, waited" if could_knock(eleven, taken) else "could not knock"
+
+
+def paired_ratio(found: list[dict[str, list[float]]]) -> float | None:
+    relative = [
+        ms / statistics.median(position["could not knock"])
+        for position in found
+        if position["could not knock"]
+        for ms in position["could knock, waited"]
+    ]
+    return statistics.median(relative) if relative else None
+
+
+def describe_paired(found: list[dict[str, list[float]]], level: str, seed: int) -> str:
+    mixed = [p for p in found if p["could knock, waited"] and p["could not knock"]]
+    waited = sum(len(p["could knock, waited"]) for p in mixed)
+    other = sum(len(p["could not knock"]) for p in mixed)
+    lines = [
+        f"{level} computer, same public position, hidden cards dealt again: {len(found)} positions, "
+        f"{len(mixed)} with variants of both classes ({waited} could knock and waited, {other} could not)"
+    ]
+    ratio = paired_ratio(mixed)
+    if ratio is None:
+        return "\n".join([*lines, "no position had variants of both classes: play more positions"])
+    rng = random.Random(seed)
+    resampled = sorted(
+        value for _ in range(BOOTSTRAP) if (value := paired_ratio(rng.choices(mixed, k=len(mixed)))) is not None
+    )
+    low, high = resampled[int(0.025 * len(resampled))], resampled[int(0.975 * len(resampled)) - 1]
+    verdict = "within noise" if low <= 1.0 <= high else "NOT within noise"
+    lines.append(
+        f"time of a waited move over its position's could-not-knock median: {ratio:.3f}, "
+        f"95% interval {low:.3f}-{high:.3f} ({BOOTSTRAP} resamples of the positions): {verdict}"
+    )
+    return "\n".join(lines)
+
+
 def _token(page: str) -> str:
     start = page.index('data-token="') + len('data-token="')
     return page[start : page.index('"', start)]
@@ -164,7 +287,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=3000, help="classified discards to time (default 3000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--level", default="hard", choices=["easy", "normal", "hard"])
+    parser.add_argument("--paired", action="store_true", help="the same public positions, hidden cards dealt again")
+    parser.add_argument("--positions", type=int, default=250, help="with --paired: positions (default 250)")
+    parser.add_argument("--variants", type=int, default=12, help="with --paired: games per position (default 12)")
     options = parser.parse_args(argv)
+    if options.paired:
+        found = measure_paired(options.positions, options.variants, options.seed, options.level)
+        print(describe_paired(found, options.level, options.seed))
+        return 0
     print(describe(measure(options.moves, options.seed, options.level), options.level, options.seed))
     return 0
 
