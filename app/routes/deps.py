@@ -72,6 +72,9 @@ class Posted:
     sort: Sort
     action: str = ""  # the move a button posts ("discard 7h"), on /game/act
     level: str = Level.NORMAL.value  # the level chosen on the new-match screen, on /game/new (checked there)
+    hand: str = ""  # on /game/review: the finished hand to review, its step, and "1" to wait for the coach
+    step: str = ""
+    coach: str = ""
 
 
 def _card_or_none(text: str) -> Card | None:
@@ -142,6 +145,9 @@ async def read_posted(request: Request) -> Posted:
         sort=Sort.read(form.get("sort", "")),
         action=_prefix(form.get("action", "")),
         level=_prefix(form.get("level") or Level.NORMAL.value),
+        hand=_prefix(form.get("hand", "")),
+        step=_prefix(form.get("step", "")),
+        coach=_prefix(form.get("coach", "")),
     )
 
 

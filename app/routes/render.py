@@ -8,9 +8,10 @@ from app.ai import Level
 from app.engine import view
 from app.routes.deps import Current
 from app.web import HUMAN, ChooserView, TableView, stamp, table_view
+from app.web.review import ReviewView
 from app.web.templating import templates
 
-__all__ = ["is_htmx", "render_chooser", "render_loading", "render_table"]
+__all__ = ["is_htmx", "render_chooser", "render_loading", "render_review", "render_table"]
 
 TABLE_TEMPLATE = "table.html"
 # The table and the live region: htmx swaps the first in place and the second out of band.
@@ -21,7 +22,7 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def _render(request: Request, shown: TableView | ChooserView, status_code: int) -> Response:
+def _render(request: Request, shown: TableView | ChooserView | ReviewView, status_code: int) -> Response:
     partial = is_htmx(request)
     response = templates.TemplateResponse(
         request,
@@ -84,9 +85,18 @@ def render_table(
         announce_from=announce_from,
         with_hint=with_hint,
         message=message,
+        reviewable=game.saved.reviewable,
     )
     response = _render(request, shown, status_code)
     if announce_from == 0 or (announce_from is not None and not shown.in_play):
         # A new hand or a hand's result: show it from the top (a phone is scrolled down to the hand).
+        response.headers["HX-Reswap"] = "outerHTML show:window:top"
+    return response
+
+
+def render_review(request: Request, shown: ReviewView, *, opening: bool = False) -> Response:
+    """A finished hand's review, at one step. It carries no save: the browser keeps the one it has."""
+    response = _render(request, shown, 200)
+    if opening:  # shown from the top, as a new screen (a phone may be scrolled down to the score sheet)
         response.headers["HX-Reswap"] = "outerHTML show:window:top"
     return response

@@ -10,12 +10,14 @@ import time
 from dataclasses import replace
 
 from fastapi import APIRouter, Request, Response
+from starlette.concurrency import run_in_threadpool
 
 from app.ai import Level
 from app.engine import Action, EngineError
 from app.routes.deps import Current, CurrentGame, OpenedGame, PostedForm, Rng, SealerDep, commit, open_game
-from app.routes.render import render_chooser, render_table
+from app.routes.render import render_chooser, render_review, render_table
 from app.web import UnreadableSave, open_save, play, start_match
+from app.web.review import NotReviewable, is_coached, review_view
 
 router = APIRouter(prefix="/game", tags=["table"])
 
@@ -93,3 +95,28 @@ async def act(request: Request, game: CurrentGame, rng: Rng) -> Response:
     same_hand = after.state.deal == before.deal
     moved = await commit(request, game.moved_to(after))
     return render_table(request, moved, announce_from=len(before.log) if same_hand else 0)
+
+
+def _whole_number(text: str) -> int | None:
+    return int(text) if text.isdigit() and len(text) <= 4 else None
+
+
+@router.post("/review")
+async def review(request: Request, game: OpenedGame) -> Response:
+    """A finished hand of this match, move by move, with the coach's word on the person's choices.
+
+    Not a move: nothing changes and no save is handed out. The first answer shows the moves at
+    once; when the coach has not judged the hand yet, the page asks again with ``coach=1`` and
+    that answer waits for the verdicts (worked out off the event loop, and kept).
+    """
+    number, step = _whole_number(game.posted.hand), _whole_number(game.posted.step)
+    try:
+        if number is None:
+            raise NotReviewable("That is not a hand of this match.")
+        if game.posted.coach == "1":
+            shown = await run_in_threadpool(review_view, game.saved, number, step, coached=True)
+        else:
+            shown = review_view(game.saved, number, step, coached=is_coached(game.saved, number))
+    except NotReviewable as error:
+        return render_table(request, await commit(request, game), message=str(error), status_code=409)
+    return render_review(request, shown, opening=step is None)

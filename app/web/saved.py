@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 from app.ai import Level
-from app.engine import GameState, PlayedHand
+from app.engine import GameState, InvalidState, PlayedHand, replay
 from app.seal import Sealer, SealError
 
 __all__ = ["KEPT_HANDS", "SAVE_FORMAT", "SavedGame", "UnreadableSave", "open_save", "seal_save", "stamp"]
@@ -71,9 +71,9 @@ def _kept(played: tuple[str, ...], state: GameState) -> tuple[str, ...]:
     if not state.phase.over or any(c.startswith(f"{state.hand_number}.") for c in played):
         return played
     code = PlayedHand.of(state).code
-    if not _PLAYED.fullmatch(code):
-        # A hand of endless pile-taking, or a deal from elsewhere (a test's, an old save's) with an
-        # odd salt: not kept, so that the save stays one that opens.
+    if not _PLAYED.fullmatch(code) or not _replays(code, state):
+        # A hand of endless pile-taking, or a position set up by hand (a test's) whose deal and moves
+        # do not lead to it: not kept, so that the save always opens and every kept hand replays.
         return played
     return (*played, code)[-KEPT_HANDS:]
 
@@ -125,3 +125,14 @@ def stamp(state: GameState) -> str:
     whole view costs more than the three facts.
     """
     return f"{state.deal.fingerprint[:16]}.{len(state.log)}.{state.phase.value}"
+
+
+def _replays(code: str, state: GameState) -> bool:
+    # Once per hand, when it ends: a few milliseconds, against a review that could not be shown.
+    try:
+        last = replay(PlayedHand.parse(code))[-1]
+    except InvalidState:
+        return False
+    return last.last_hand is not None and last.last_hand.model_dump(exclude={"scores_after"}) == (
+        state.last_hand.model_dump(exclude={"scores_after"}) if state.last_hand is not None else None
+    )

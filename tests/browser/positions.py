@@ -7,6 +7,7 @@ localStorage, exactly as if it had been played there.
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,13 +17,14 @@ from typing import Any
 
 from cryptography.fernet import Fernet
 
-from app.engine import GameState, Phase
+from app.ai import Level, choose
+from app.engine import ActionKind, Card, GameState, Phase, apply, new_match, view
 from app.seal import KEY_FILE_NAME, Sealer
 from app.web import SavedGame, seal_save
 from devtools.live import serve
 from tests.engine.states import make_state
 
-__all__ = ["KeyedServer", "keyed_server", "position", "sealed"]
+__all__ = ["KeyedServer", "before_my_knock", "keyed_server", "position", "sealed"]
 
 
 @dataclass(frozen=True)
@@ -90,3 +92,19 @@ def computer_goes_gin() -> GameState:
         "7h 8h 2d 5c 5d Qd Ad Jd 3s Kc 4d", "2c 3c 4c 6d 6h 6s 9s Ts Js Kh", "Tc",
         phase=Phase.DISCARD, stock="Qs 4h 5h 6c 7d 8d 9d", scores=(10, 5),
     )  # fmt: skip
+
+
+def before_my_knock() -> tuple[GameState, Card]:
+    """A real hand (dealt and played by the Hard player on both sides, so it replays and can be
+    reviewed) just before you (player 0) end it by knocking, and the card you knock with."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = new_match(rng, starter=0)
+        before = state
+        while state.phase.in_play:
+            before = state
+            state = apply(state, choose(view(state, state.turn), Level.HARD, rng))
+        last = state.log[-1]
+        if last.player == 0 and last.kind is ActionKind.KNOCK and last.card is not None and len(state.log) > 12:
+            return before, last.card
+    raise AssertionError("no seeded hand ends with your knock")

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Locator, expect
 
 from tests.browser.positions import KeyedServer, drawing, knockable, match_point, upcard_offer
 from tests.browser.seat import Seat
+from tests.browser.test_review import open_review
 
 # width, height, a phone or tablet (touch) or not
 VIEWPORTS = {
@@ -161,3 +162,15 @@ def test_every_phase_fits_the_viewport(screen: Screen) -> None:
 def test_every_phase_fits_the_viewport_with_large_cards(screen: Screen) -> None:
     large_cards(screen.seat)
     play_every_phase(screen, " (large cards)")
+
+
+def test_the_review_of_a_hand_fits_the_viewport(screen: Screen) -> None:
+    seat = screen.seat
+    open_review(seat)
+    review = seat.page.locator("#table.review")
+    primary = [seat.button("Previous"), seat.button("Next"), seat.button("Back to the game")]
+    screen.check("review", primary, [review.locator(".review-counter"), review.locator(".review-move")])
+    seat.button("Next").click()
+    expect(seat.page.locator(".review-counter")).to_contain_text("Step 1 of")
+    seat.settled()
+    screen.check("review step", primary, [review.locator(".review-counter"), review.locator(".review-move")])

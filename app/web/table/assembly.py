@@ -60,6 +60,7 @@ class TableView:
     log: tuple[Line, ...]  # newest first
     sheet: tuple[SheetRow, ...]
     result: ResultView | None
+    reviewable: bool  # the hand on the result screen can be reviewed
     match_result: str | None
     hint: HintView | None
     can_hint: bool  # the person has a draw or a discard to make
@@ -104,12 +105,14 @@ def table_view(
     announce_from: int | None = None,
     with_hint: bool = False,
     message: str | None = None,
+    reviewable: frozenset[int] = frozenset(),
 ) -> TableView:
     """The table for the person (player 0) at ``view``.
 
     ``announce_from`` is the index in this hand's log of the first event the person has not
     seen yet (the computer's replies); ``None`` announces nothing new. ``with_hint`` adds the
-    Hard player's suggestion (the person asked for one).
+    Hard player's suggestion (the person asked for one). ``reviewable`` are the numbers of the
+    finished hands the save keeps for "Review this hand".
     """
     if selected is not None and selected not in view.hand:
         selected = None  # a stale selection is dropped silently: choosing a card is not a move
@@ -170,8 +173,9 @@ def table_view(
         prompt=prompt,
         buttons=buttons(view),
         log=tuple(reversed(log)),
-        sheet=tuple(sheet_row(s) for s in view.history),
+        sheet=tuple(sheet_row(s, reviewable) for s in view.history),
         result=shown_result,
+        reviewable=over and view.last_hand is not None and view.last_hand.number in reviewable,
         match_result=match_result,
         hint=hint,
         can_hint=view.my_turn and view.phase.in_play,

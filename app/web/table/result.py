@@ -42,6 +42,8 @@ class SheetRow:
     computer: int | None
     you_total: int
     computer_total: int
+    reviewable: bool = False
+    """The hand is kept in the save, so "Review this hand" can replay it."""
 
 
 def _shown(
@@ -79,7 +81,7 @@ def result(record: HandRecord) -> ResultView:
     return ResultView(words.headline, words.score, words.detail, hands, scorer == HUMAN)
 
 
-def sheet_row(summary: HandSummary) -> SheetRow:
+def sheet_row(summary: HandSummary, reviewable: frozenset[int] = frozenset()) -> SheetRow:
     points = summary.points if summary.winner is not None else None
     return SheetRow(
         number=summary.number,
@@ -88,4 +90,5 @@ def sheet_row(summary: HandSummary) -> SheetRow:
         computer=points if summary.winner == COMPUTER else None,
         you_total=summary.scores_after[HUMAN],
         computer_total=summary.scores_after[COMPUTER],
+        reviewable=summary.number in reviewable,
     )
