@@ -7,6 +7,7 @@ the verdicts follow in a second request when they are not ready yet.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -100,16 +101,22 @@ _coached: OrderedDict[_Key, HandReview] = OrderedDict()
 """Coached reviews, latest used last: a review is a pure function of the finished hand's public code."""
 
 
+_lock = threading.Lock()  # the coach=1 answers are worked out in the thread pool
+
+
 def _review(key: _Key, coached: bool) -> HandReview:
-    if key in _coached:
-        _coached.move_to_end(key)
-        return _coached[key]
+    with _lock:
+        kept = _coached.get(key)
+        if kept is not None:
+            _coached.move_to_end(key)
+            return kept
     code, scores, target = key
     hand = review(PlayedHand.parse(code), HUMAN, scores=scores, target=target, coached=coached)
     if coached:
-        _coached[key] = hand
-        while len(_coached) > _KEPT_REVIEWS:
-            _coached.popitem(last=False)
+        with _lock:
+            _coached[key] = hand
+            while len(_coached) > _KEPT_REVIEWS:
+                _coached.popitem(last=False)
     return hand
 
 
@@ -120,7 +127,9 @@ def _key(saved: SavedGame, number: int) -> _Key:
 
 def is_coached(saved: SavedGame, number: int) -> bool:
     """Whether the coach's judgements of hand ``number`` are ready (``NotReviewable`` if there is no such hand)."""
-    return _key(saved, number) in _coached
+    key = _key(saved, number)
+    with _lock:
+        return key in _coached
 
 
 def review_view(saved: SavedGame, number: int, step: int | None, *, coached: bool) -> ReviewView:
