@@ -30,7 +30,7 @@ from app.ai.hint import why
 from app.ai.inference import card_weights, sample_hand
 from app.ai.knock import knock_points
 from app.ai.knowledge import Knowledge, from_view
-from app.ai.players import HARD, MAX_EXTRA_DRAWS, decide
+from app.ai.players import HARD, decide
 from app.ai.playout import play_out
 from app.engine import KNOCK_LIMIT, Action, ActionKind, Phase, PlayerView, masks
 from app.words import Sentence, join_clauses
@@ -41,6 +41,10 @@ BIT_VALUE, bits_of, deadwood_of_mask = masks.BIT_VALUE, masks.bits_of, masks.dea
 
 SAMPLES = 96
 """Sampled deals (opponent hand and stock) per decision; both choices are played out on each."""
+EXTRA_DRAWS = 2
+"""A sampled opponent hand draws (and sheds its worst card) as many extra times as the opponent drew
+blind, up to this. The Hard player allows 6 for its knocks; for the coach's playouts 2 was the best
+calibrated of 0, 1, 2, 3 and 6 (docs/ai.md, "The coach"): more made opponents too strong."""
 
 
 class Verdict(StrEnum):
@@ -143,7 +147,7 @@ Deal = tuple[int, tuple[int, ...]]  # an opponent hand and a stock (drawn from i
 
 def _sample_deals(k: Knowledge, rng: random.Random, n: int) -> list[Deal]:
     weights = card_weights(k)
-    extra = min(k.opp_stock_draws, MAX_EXTRA_DRAWS)
+    extra = min(k.opp_stock_draws, EXTRA_DRAWS)
     deals: list[Deal] = []
     for _ in range(n):
         opp = sample_hand(k, weights, rng, extra)
