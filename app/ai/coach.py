@@ -91,6 +91,8 @@ class Judgement:
     the opponent); empty when the choice was Hard's own and not ``valued``."""
     reason: Sentence
     """One line in the hint's words: "Better: discard 9♣; 9♣ is loose; keeps 7♥ 8♥ for a run."."""
+    hard: Action | None = None
+    """The Hard player's choice, whatever the verdict (``best`` is the chosen one when it was good)."""
 
     @property
     def value(self) -> float | None:
@@ -111,7 +113,7 @@ def judge(view: PlayerView, chosen: Action, samples: int = SAMPLES, *, valued: b
     k = from_view(view)
     hard = decide(k, HARD, random.Random(rng.random())) if len(view.legal_actions) > 1 else view.legal_actions[0]
     if chosen == hard and not valued:
-        return Judgement(chosen, chosen, 0.0, Verdict.GOOD, (), ())
+        return Judgement(chosen, chosen, 0.0, Verdict.GOOD, (), (), hard)
     deals = _sample_deals(k, rng, samples)
     values = tuple((a, _value(k, a, deals)) for a in dict.fromkeys((hard, chosen)))
     worth = dict(values)
@@ -121,7 +123,7 @@ def judge(view: PlayerView, chosen: Action, samples: int = SAMPLES, *, valued: b
     reason: Sentence = ()
     if verdict is not Verdict.GOOD:
         reason = join_clauses(("better: ", *_move_words(hard)), *why(view, hard))
-    return Judgement(chosen, best, cost, verdict, values, reason)
+    return Judgement(chosen, best, cost, verdict, values, reason, hard)
 
 
 def _move_words(action: Action) -> Sentence:

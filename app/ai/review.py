@@ -70,7 +70,8 @@ class HandReview:
 
 
 def _part(judgement: Judgement) -> str:
-    chosen, best = judgement.chosen.kind, judgement.best.kind
+    # By the Hard player's choice: a small cost (a good verdict) still says what it was lost on.
+    chosen, best = judgement.chosen.kind, (judgement.hard or judgement.best).kind
     if not chosen.throws:
         return "draws"
     if chosen is ActionKind.DISCARD and best is ActionKind.KNOCK:

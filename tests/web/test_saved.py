@@ -126,14 +126,14 @@ def test_an_authentic_save_whose_kept_hand_is_garbled_gets_the_usual_clear_messa
 
 
 def test_only_the_latest_hands_are_kept() -> None:
-
     saved = finished_match(5)[-1]
-    many = saved.model_copy(
-        update={"played": tuple(f"{n}{c[c.index('.') :]}" for n, c in enumerate(saved.played * 30))}
-    )
+    # Many earlier hands (renumbered copies), then the match's last hand ends once more.
+    renumbered = (f"{1000 + n}{code[code.index('.') :]}" for n, code in enumerate(saved.played * 30))
+    many = saved.model_copy(update={"played": tuple(renumbered)})
     assert len(many.played) > KEPT_HANDS
-    state = saved.state.model_copy(update={"hand_number": 999})
-    assert len(many.with_state(state).played) == KEPT_HANDS
+    kept = many.with_state(saved.state).played
+    assert len(kept) == KEPT_HANDS
+    assert kept[-1].startswith(f"{saved.state.hand_number}.") and kept[:-1] == many.played[-KEPT_HANDS + 1 :]
 
 
 def test_a_hand_whose_code_would_not_open_again_is_not_kept() -> None:
