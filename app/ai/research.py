@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from app.ai.baselines import eaai_choice, gin_hunter_choice, knock_at_5_choice
 from app.ai.levels import PLAYERS
 from app.ai.players import HARD, NORMAL, Player, Style, level_player
 from app.ai.simple import simple_choice
@@ -42,6 +43,9 @@ ABLATIONS: dict[str, Style] = {
 ARENA_PLAYERS: dict[str, Player] = {
     "random": random_legal,
     "simple": simple_choice,
+    "eaai": eaai_choice,
+    "eaai-knock5": knock_at_5_choice,
+    "eaai-gin": gin_hunter_choice,
     **{level.value: player for level, player in PLAYERS.items()},
     **{name: level_player(style) for name, style in ABLATIONS.items()},
 }

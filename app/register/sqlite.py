@@ -21,6 +21,7 @@ the register's own does, every ``CHECKPOINT_SECONDS``, on a connection of its ow
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 import time
@@ -136,10 +137,9 @@ class SQLiteRegister:
         checkpoints = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
         try:
             while not self._closing.wait(CHECKPOINT_SECONDS):
-                try:
+                # Another worker's checkpoint may be running, or the disk failing (the swaps say so).
+                with contextlib.suppress(sqlite3.Error):
                     checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                except sqlite3.Error:
-                    pass  # another worker's checkpoint is running, or the disk is failing (the swaps say so)
         finally:
             checkpoints.close()
 

@@ -12,7 +12,9 @@ from tests.ai.conftest import reshuffle_hidden, states
 
 
 # The levels and baselines, plus the variants whose code paths the levels do not use (playouts, discard lookahead).
-@pytest.mark.parametrize("name", ["random", "simple", "easy", "normal", "hard", "hard-mc", "hard-look4"])
+@pytest.mark.parametrize(
+    "name", ["random", "simple", "eaai", "eaai-knock5", "eaai-gin", "easy", "normal", "hard", "hard-mc", "hard-look4"]
+)
 def test_players_only_make_legal_moves_through_whole_matches(name: str) -> None:
     rng = random.Random(3)
     assert name in PLAYERS
