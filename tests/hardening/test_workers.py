@@ -16,6 +16,7 @@ import json
 import re
 import sys
 import threading
+import traceback
 from pathlib import Path
 
 import httpx2 as httpx
@@ -68,8 +69,8 @@ def play_a_game(base_url: str, data: Path, answers: list[str], failures: list[st
             while len(answers) < REQUESTS_EACH * PLAYERS:
                 save = advance(client, sealer, save)  # a move, or the next hand once the computer ended one
                 answers.append("move")
-    except Exception as error:  # reported by the test's thread, which pytest sees
-        failures.append(f"{type(error).__name__}: {error}")
+    except Exception:  # reported by the test's thread, which pytest sees (with where it failed)
+        failures.append(traceback.format_exc(limit=-3))
 
 
 def test_any_worker_serves_any_request_of_any_game(tmp_path: Path) -> None:
