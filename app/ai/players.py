@@ -62,6 +62,10 @@ class Style:
     """Rank this many best discards again by the expected deadwood after my next stock draw."""
     take_only_melds: bool = False
     """Take from the pile only to make a meld (Easy ignores mere deadwood cuts)."""
+    even_time: bool = True
+    """Do the throw-away work that keeps a knock check's cost the same whether or not a knock is
+    possible (issue 12's timing channel). It never changes a decision; the arena, where nobody
+    times anything, turns it off to play its matches several times faster."""
 
 
 EASY = Style(mistake=0.3, take_only_melds=True)
@@ -179,7 +183,8 @@ def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random) 
     extra = min(k.opp_stock_draws, MAX_EXTRA_DRAWS)
     samples = [sample_hand(k, ctx.weights, rng, extra) for _ in range(style.knock_samples)]
     est = estimate_knock(kept, samples)
-    _draw_the_rest(ctx, extra)
+    if style.even_time:
+        _draw_the_rest(ctx, extra)
     if est.mean_points <= 0 or est.undercut_rate > style.max_undercut:
         return False
     if style.wait_playouts and wait_card:
@@ -226,7 +231,7 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
                 knock_card, knock_key = b, key
     if knock_card and _should_knock(ctx, k.hand ^ knock_card, card if card != knock_card else 0, rng):
         return Action(ActionKind.KNOCK, CARD_OF_BIT[knock_card])
-    if not knock_card and style.knock_samples:
+    if not knock_card and style.knock_samples and style.even_time:
         _weigh_a_knock_anyway(ctx)
     return Action(ActionKind.DISCARD, CARD_OF_BIT[card])
 

@@ -67,3 +67,22 @@ def test_asking_out_of_turn_is_an_error_not_a_move() -> None:
     for level in Level:
         with pytest.raises(ValueError, match="not this player's turn"):
             choose(waiting, level, random.Random(0))
+
+
+def test_the_work_that_evens_out_hard_s_timing_never_changes_a_decision() -> None:
+    # The arena turns it off (research.ARENA_PLAYERS) to play faster: its tables must still be Hard's.
+    from dataclasses import replace
+
+    from app.ai.players import HARD, level_player
+
+    timed, untimed = level_player(HARD), level_player(replace(HARD, even_time=False))
+    compared = 0
+    for state in states(seed=12, hands=4):
+        if state.phase.over or len(legal_actions(state)) < 2:
+            continue
+        for s in range(2):
+            assert timed(view(state, state.turn), random.Random(s)) == untimed(
+                view(state, state.turn), random.Random(s)
+            )
+        compared += 1
+    assert compared > 40
