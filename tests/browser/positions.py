@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +18,7 @@ from typing import Any
 from cryptography.fernet import Fernet
 
 from app.ai import Level, choose
-from app.engine import ActionKind, Card, GameState, Phase, apply, new_match, view
+from app.engine import NEXT_HAND, ActionKind, Card, GameState, Phase, apply, new_match, view
 from app.seal import KEY_FILE_NAME, Sealer
 from app.web import SavedGame, seal_save
 from devtools.live import serve
@@ -32,8 +32,10 @@ class KeyedServer:
     base_url: str
     sealer: Sealer
 
-    def seal(self, state: GameState, level: str = "normal", match_id: str = "") -> str:
-        return sealed(self.sealer, state, level, match_id)
+    def seal(
+        self, state: GameState, level: str = "normal", match_id: str = "", earlier: Sequence[GameState] = ()
+    ) -> str:
+        return sealed(self.sealer, state, level, match_id, earlier)
 
 
 @contextmanager
@@ -46,12 +48,19 @@ def keyed_server(data_dir: Path) -> Iterator[KeyedServer]:
         yield KeyedServer(base_url, Sealer([key]))
 
 
-def sealed(sealer: Sealer, state: GameState, level: str = "normal", match_id: str = "") -> str:
+def sealed(
+    sealer: Sealer, state: GameState, level: str = "normal", match_id: str = "", earlier: Sequence[GameState] = ()
+) -> str:
+    """``state`` sealed as a save; ``earlier``: the match's positions before it, whose finished hands
+    the save keeps for review as play would have kept them."""
     # A match of its own unless told otherwise: positions dealt alike would otherwise share one
     # in the server's move register, and each test's save would be another's older one.
     match_id = match_id or secrets.token_hex(16)
     saved = SavedGame.model_validate({"format": 1, "level": level, "state": state, "match_id": match_id})
-    return seal_save(sealer, saved)
+    for before in earlier:
+        if before.phase.over:
+            saved = saved.with_state(before)
+    return seal_save(sealer, saved.with_state(state))
 
 
 def position(mine: str, theirs: str, discard: str, **options: Any) -> GameState:
@@ -92,6 +101,19 @@ def computer_goes_gin() -> GameState:
         "7h 8h 2d 5c 5d Qd Ad Jd 3s Kc 4d", "2c 3c 4c 6d 6h 6s 9s Ts Js Kh", "Tc",
         phase=Phase.DISCARD, stock="Qs 4h 5h 6c 7d 8d 9d", scores=(10, 5),
     )  # fmt: skip
+
+
+def played_match(seed: int) -> list[GameState]:
+    """Every position of a whole match, in order, as the Hard player plays it on both seats (you are
+    player 0): long logs, a full score sheet and real deals, as a person's match leaves them."""
+    rng = random.Random(seed)
+    state = new_match(rng, starter=0)
+    states = [state]
+    while state.phase is not Phase.MATCH_OVER:
+        action = NEXT_HAND if state.phase is Phase.HAND_OVER else choose(view(state, state.turn), Level.HARD, rng)
+        state = apply(state, action, rng)
+        states.append(state)
+    return states
 
 
 def before_my_knock() -> tuple[GameState, Card]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -32,11 +33,12 @@ class Seat(Table):
             fields = {k: v[0] for k, v in parse_qs(request.post_data or "").items()}
             self.posts.append((request.url.removeprefix(self.base_url), fields))
 
-    def load(self, state: GameState, level: str = "normal") -> None:
-        """Store ``state`` as this browser's saved game and open the table on it."""
+    def load(self, state: GameState, level: str = "normal", earlier: Sequence[GameState] = ()) -> None:
+        """Store ``state`` as this browser's saved game and open the table on it (``earlier``: the
+        match's positions before it, see ``KeyedServer.seal``)."""
         # From a page without the table's script, which would store the token of its own response.
         self.page.goto(self.base_url + "/rules")
-        token = self.server.seal(state, level)
+        token = self.server.seal(state, level, earlier=earlier)
         self.page.evaluate("([key, token]) => localStorage.setItem(key, token)", [SAVE_KEY, token])
         self.open()
 

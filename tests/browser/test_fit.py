@@ -16,7 +16,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, expect
 
-from tests.browser.positions import KeyedServer, drawing, knockable, match_point, upcard_offer
+from app.engine import Phase
+from tests.browser.positions import (
+    KeyedServer,
+    computer_goes_gin,
+    drawing,
+    knockable,
+    match_point,
+    played_match,
+    upcard_offer,
+)
 from tests.browser.seat import Seat
 from tests.browser.test_review import open_review
 
@@ -147,6 +156,13 @@ def play_every_phase(screen: Screen, options: str = "") -> None:
     whole = [result.get_by_role("heading", level=2), result.locator(".score-line"), result.locator(".shown")]
     screen.check(f"hand result{options}", [seat.button("Next hand")], whole, "hand-result" * shots)
 
+    # The computer's move that ended the hand is told above the result: one line more to fit.
+    seat.load(computer_goes_gin())
+    choose(seat, "king of clubs")
+    seat.press(seat.button("Discard"))
+    expect(result.locator(".last-move")).to_be_visible()
+    screen.check(f"hand result after the computer's Gin{options}", [seat.button("Next hand")], whole)
+
     seat.load(match_point())
     choose(seat, "king of clubs")
     seat.press(seat.button("Knock (4)"))
@@ -162,6 +178,30 @@ def test_every_phase_fits_the_viewport(screen: Screen) -> None:
 def test_every_phase_fits_the_viewport_with_large_cards(screen: Screen) -> None:
     large_cards(screen.seat)
     play_every_phase(screen, " (large cards)")
+
+
+PLAYED = 3
+"""The seed of a whole match played by the Hard player on both seats: fifteen hands with undercuts,
+knocks and Gins on either side, so its result screens carry long words and a full score sheet."""
+
+
+def test_every_result_of_a_played_match_fits_the_viewport(screen: Screen) -> None:
+    seat = screen.seat
+    result = seat.page.locator(".result")
+    states = played_match(PLAYED)
+    ends = [i for i, state in enumerate(states) if state.phase.over]
+    # The first hand of each way a hand can end (kind, knocker, winner), the last hand and the match's end.
+    kinds = {(r.kind, r.knocker, r.winner): i for i in reversed(ends) for r in [states[i].history[-1]]}
+    assert len(kinds) >= 6 and states[-1].phase is Phase.MATCH_OVER
+    for i in sorted({*kinds.values(), *ends[-2:]}):
+        state = states[i]
+        seat.load(state, earlier=states[:i])
+        expect(seat.button("Review this hand")).to_be_visible()
+        whole = [result.get_by_role("heading", level=2), result.locator(".score-line"), result.locator(".shown")]
+        if state.phase is Phase.MATCH_OVER:
+            screen.check(f"hand {state.hand_number}, the match's end", [seat.button("New match")], whole)
+        else:
+            screen.check(f"hand {state.hand_number}'s result", [seat.button("Next hand")], whole)
 
 
 def test_the_review_of_a_hand_fits_the_viewport(screen: Screen) -> None:
