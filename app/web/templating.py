@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from markupsafe import Markup, escape
 from app.ai import Level
 from app.engine import KNOCK_LIMIT, TARGET_SCORE
 from app.security import STATIC_DIR, static_url
-from app.web.table import FACES, CardFace, HandCard
+from app.web.table import FACES, Button, CardFace, HandCard
 from app.web.table.shortcuts import KEY_OF, SHORTCUTS, SHORTCUTS_DATA
 from app.words import Sentence
 
@@ -48,9 +49,68 @@ templates.env.globals.update(knock_limit=KNOCK_LIMIT, target_score=TARGET_SCORE)
 templates.env.globals.update(shortcuts=SHORTCUTS, key_of=KEY_OF, shortcuts_data=SHORTCUTS_DATA)  # keys.js's too
 
 
-# Remembered renderings. A table draws dozens of cards per request (the hand, the piles, the
-# hand's log), and calling a macro costs far more than a look-up. The markup stays in
-# _macros.html; these only remember what it produced, which depends on nothing but the arguments.
+# Remembered renderings. A table draws dozens of cards per request (the hand, each card's prompt
+# line and moves, the piles, the hand's log), and calling a macro costs far more than a look-up:
+# rendering each card's line and buttons anew was the largest part of a discard's page. The
+# markup stays in _macros.html; these only remember what it produced, which depends on nothing
+# but the arguments each is keyed on (tests/web/test_templating.py renders both ways and compares).
+# 52 cards in a few dozen states each (a prompt line per deadwood count, a knock's label per
+# count): every player's hands share these, and the bound only stops a runaway.
+_REMEMBERED = 8192
+
+
+def card_face(f: CardFace) -> Markup:
+    return _CARD_FACES[f.code]
+
+
+# Every field of a hand's card but its moves and line, which are drawn apart (card_moves, card_says).
+_DRAWN_FIELDS = tuple(f.name for f in fields(HandCard) if f.name not in ("moves", "says"))
+_HAND_CARDS: dict[tuple[object, ...], Markup] = {}
+
+
+def hand_card(card: HandCard) -> Markup:
+    """A card of the hand: of its line, only whether it has one changes its control."""
+    described = bool(card.says)
+    key = (described, *[getattr(card, name) for name in _DRAWN_FIELDS])
+    drawn = _HAND_CARDS.get(key)
+    if drawn is None:
+        if len(_HAND_CARDS) >= _REMEMBERED:
+            _HAND_CARDS.clear()
+        drawn = _HAND_CARDS[key] = Markup(_macros.hand_card(card, described))
+    return drawn
+
+
+def card_says(card: HandCard) -> Markup:
+    """The card's prompt line while it is chosen."""
+    return _card_says(card.face.code, card.selected, card.says)
+
+
+@lru_cache(maxsize=_REMEMBERED)
+def _card_says(code: str, selected: bool, says: Sentence) -> Markup:
+    return Markup(_macros.card_says(code, selected, says))
+
+
+def card_moves(card: HandCard, size: str = "") -> Markup:
+    """The buttons of the card's own moves (Discard, Knock, Gin)."""
+    return _card_moves(card.face.code, card.selected, card.moves, size)
+
+
+@lru_cache(maxsize=_REMEMBERED)
+def _card_moves(code: str, selected: bool, moves: tuple[Button, ...], size: str) -> Markup:
+    return Markup(_macros.card_moves(code, selected, moves, size))
+
+
+@lru_cache(maxsize=_REMEMBERED)  # the log's lines and the prompts repeat from hand to hand
+def say(sentence: Sentence) -> Markup:
+    """A sentence for the page: its words escaped, its cards as ``inline_card`` draws them."""
+    return Markup("".join(escape(part) if isinstance(part, str) else _INLINE_CARDS[part.code] for part in sentence))
+
+
+templates.env.globals.update(
+    card_face=card_face, hand_card=hand_card, card_says=card_says, card_moves=card_moves, say=say
+)
+
+# After the globals: a template's module sees the globals there were when it was made.
 _macros: Any = templates.env.get_template("_macros.html").module  # its macros, as attributes
 
 
@@ -61,20 +121,3 @@ def _rendered_once_per_card(macro_name: str) -> dict[str, Markup]:
 
 _CARD_FACES = _rendered_once_per_card("card_face")
 _INLINE_CARDS = _rendered_once_per_card("inline_card")
-
-
-def card_face(f: CardFace) -> Markup:
-    return _CARD_FACES[f.code]
-
-
-@lru_cache(maxsize=4096)  # 52 cards in a few dozen states each: every player's hands share these
-def hand_card(card: HandCard) -> Markup:
-    return Markup(_macros.hand_card(card))
-
-
-def say(sentence: Sentence) -> Markup:
-    """A sentence for the page: its words escaped, its cards as ``inline_card`` draws them."""
-    return Markup("".join(escape(part) if isinstance(part, str) else _INLINE_CARDS[part.code] for part in sentence))
-
-
-templates.env.globals.update(card_face=card_face, hand_card=hand_card, say=say)

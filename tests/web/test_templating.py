@@ -1,0 +1,86 @@
+"""The remembered renderings of app/web/templating.py draw exactly what _macros.html draws.
+
+Each is keyed on part of what it draws (a hand's card without its moves and line, a card's line,
+a card's moves): if a macro came to show more than its key holds, a remembered rendering would
+show another card's markup. These render every card of real discard positions both ways.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from markupsafe import Markup
+
+from app.ai import Level
+from app.engine import Action, ActionKind, Card, Phase, apply, discard_deadwoods, new_match, parse_cards, view
+from app.web import HUMAN, table_view
+from app.web.table import HandCard
+from app.web.templating import _macros, card_moves, card_says, hand_card, say
+
+
+def _discard_hands(count: int) -> list[tuple[HandCard, ...]]:
+    """The person's cards at ``count`` discard positions of random matches, several selected."""
+    rng = random.Random(3)
+    hands: list[tuple[HandCard, ...]] = []
+    state = new_match(rng, starter=HUMAN)
+    while len(hands) < count:
+        if not state.phase.in_play:
+            state = new_match(rng, starter=HUMAN)
+            continue
+        seen = view(state, state.turn)
+        if state.turn == HUMAN and state.phase is Phase.DISCARD:
+            selected = rng.choice(seen.hand)
+            shown = table_view(seen, Level.NORMAL, match_id="m", token="t", at="a", selected=selected)
+            hands.append(shown.hand)
+        state = apply(state, rng.choice(seen.legal_actions), rng)
+    return hands
+
+
+def _fresh(macro: str, *args: object) -> Markup:
+    return Markup(getattr(_macros, macro)(*args))
+
+
+def test_every_card_of_a_discard_is_drawn_as_its_macro_draws_it() -> None:
+    hands = _discard_hands(60)
+    for hand in hands:
+        for card in hand:
+            assert hand_card(card) == _fresh("hand_card", card, bool(card.says))
+            assert card_says(card) == _fresh("card_says", card.face.code, card.selected, card.says)
+            assert card_moves(card) == _fresh("card_moves", card.face.code, card.selected, card.moves, "")
+    assert any(card.selected for hand in hands for card in hand)
+    assert any('class="moves shown"' in card_moves(card) for hand in hands for card in hand)
+
+
+def test_a_card_of_another_position_with_other_moves_and_line_keeps_its_own_control() -> None:
+    # The same card, once with a line and a Discard, once with neither: the control differs only in
+    # its description, and each card's moves and line are its own.
+    card = _discard_hands(1)[0][0]
+    bare = replace(card, moves=(), says=())
+    assert "aria-describedby" in hand_card(card)
+    assert "aria-describedby" not in hand_card(bare)
+    assert card_moves(bare) == Markup('<span class="moves"></span>')
+    assert f"discard {card.face.code}" in card_moves(card)
+
+
+def test_knock_and_gin_buttons_carry_their_action_for_htmx() -> None:
+    hand = parse_cards("As 2s 3s 4c 5c 6c 7c 7d 7h 7s Kh")
+    state = new_match(random.Random(5), starter=HUMAN)
+    seen = view(state, HUMAN)
+    gin = Card.parse("Kh")
+    offered = (Action(ActionKind.DISCARD, gin), Action(ActionKind.KNOCK, gin))
+    seen = seen.model_copy(update={"hand": hand, "legal_actions": offered, "phase": Phase.DISCARD})
+    assert discard_deadwoods(hand)[gin] == 0
+    shown = table_view(seen, Level.NORMAL, match_id="m", token="t", at="a")
+    (king,) = [c for c in shown.hand if c.face.code == "Kh"]
+    drawn = card_moves(king, "big")
+    assert """hx-vals='{"action": "knock Kh"}'""" in drawn
+    assert 'class="btn gin big"' in drawn
+    assert drawn == _fresh("card_moves", "Kh", False, king.moves, "big")
+
+
+def test_a_sentence_is_drawn_with_its_words_escaped_and_its_cards_named() -> None:
+    drawn = say(("You <b> took ", Card.parse("7h"), "."))
+    assert drawn.startswith("You &lt;b&gt; took ")
+    assert "seven of hearts" in drawn
+    assert say(("You <b> took ", Card.parse("7h"), ".")) is drawn  # remembered
