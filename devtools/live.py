@@ -61,12 +61,15 @@ def running_server(
     cwd: Path = ROOT,
     command: list[str] | None = None,
     startup_timeout: float = 60.0,
+    unread_stdout: bool = False,
 ) -> Iterator[LiveServer]:
     """``gin-rummy`` serving on 127.0.0.1 until ``/healthz`` answers; yields it; stops it.
 
     The child sees none of this environment's ``GIN_*`` variables except those given here,
     so a developer's own settings never leak into a measurement or a test. ``command``
     replaces ``python -m app.cli``; ``{port}`` in its arguments becomes the port chosen.
+    With ``unread_stdout``, its standard output (the access log) is a pipe nobody reads, as
+    when a log shipper stops: it fills after about 64 KB. Its standard error is still kept.
     """
     port = free_port()
     environment = {name: value for name, value in os.environ.items() if not name.startswith("GIN_")}
@@ -82,8 +85,8 @@ def running_server(
             [part.replace("{port}", str(port)) for part in command or [sys.executable, "-m", "app.cli"]],
             cwd=cwd,
             env=environment,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+            stdout=subprocess.PIPE if unread_stdout else log,
+            stderr=log if unread_stdout else subprocess.STDOUT,
             start_new_session=True,
         )
         server = LiveServer(f"http://127.0.0.1:{port}", process.pid, log)
@@ -92,6 +95,8 @@ def running_server(
             yield server
         finally:
             _stop(process)
+            if process.stdout is not None:
+                process.stdout.close()
 
 
 @contextmanager

@@ -1,13 +1,19 @@
-"""app.logs: the health probes' access lines are dropped, every other access line is kept."""
+"""app.logs: the access log is written off the event loop; the health probes' lines are dropped, every other kept."""
 
 from __future__ import annotations
 
+import http.client
+import io
 import logging
 import logging.config
+import threading
+from pathlib import Path
 
 import pytest
+from uvicorn.logging import AccessFormatter
 
-from app.logs import QuietHealthProbes, log_config
+from app.logs import QueuedAccessLog, QuietHealthProbes, log_config
+from devtools.live import running_server
 
 
 def access(method: str, path: str, status: int) -> logging.LogRecord:
@@ -50,6 +56,68 @@ def test_uvicorn_access_handler_carries_the_filter(capsys: pytest.CaptureFixture
     finally:
         for handler in logger.handlers[:]:
             logger.removeHandler(handler)
+            handler.close()  # the queued lines are written before it closes
     out = capsys.readouterr().out
     assert "/game/act" in out
     assert "/healthz" not in out
+
+
+class HeldStream(io.StringIO):
+    """A stream whose writes wait until ``release`` is set, as a pipe whose reader has stopped."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def write(self, text: str) -> int:
+        self.entered.set()
+        self.release.wait()
+        return super().write(text)
+
+
+def test_the_access_log_is_written_by_its_own_thread_and_a_stopped_reader_holds_up_nobody() -> None:
+    stream = HeldStream()
+    handler = QueuedAccessLog(stream, max_lines=5)
+    handler.setFormatter(AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s', use_colors=False))
+    logger = logging.getLogger("tests.queued_access")
+    logger.propagate = False
+    logger.addHandler(handler)
+    try:
+        logger.handle(access("POST", "/game/act?n=0", 200))
+        assert stream.entered.wait(10)  # the thread is writing the first line, and waits
+
+        # Were the lines written by the caller, its first call would wait as long as the reader.
+        def log_the_rest() -> None:
+            for n in range(1, 20):
+                logger.handle(access("POST", f"/game/act?n={n}", 200))
+
+        caller = threading.Thread(target=log_the_rest)
+        caller.start()
+        caller.join(10)
+        assert not caller.is_alive()
+        assert handler.dropped == 14  # five lines wait in the queue; the rest are dropped, not kept in memory
+
+        stream.release.set()
+    finally:
+        stream.release.set()
+        logger.removeHandler(handler)
+        handler.close()
+    lines = stream.getvalue().splitlines()
+    assert lines == [f'127.0.0.1:51234 - "POST /game/act?n={n} HTTP/1.1" 200 OK' for n in range(6)]
+
+
+def test_a_server_whose_access_log_nobody_reads_keeps_answering(tmp_path: Path) -> None:
+    # 2,000 access lines of about 80 bytes: several times what a pipe holds (64 KB). A server that
+    # wrote its access log on the event loop stopped answering once the pipe was full.
+    with running_server(tmp_path, unread_stdout=True) as server:
+        host, port = server.base_url.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        try:
+            for n in range(2000):
+                connection.request("GET", f"/static/favicon.svg?n={n}")
+                response = connection.getresponse()
+                response.read()
+                assert response.status == 200, n
+        finally:
+            connection.close()
