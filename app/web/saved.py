@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
+import weakref
+from collections import OrderedDict
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
@@ -12,7 +15,16 @@ from app.ai import Level
 from app.engine import GameState, InvalidState, PlayedHand, replay
 from app.seal import Sealer, SealError
 
-__all__ = ["KEPT_HANDS", "SAVE_FORMAT", "SavedGame", "UnreadableSave", "open_save", "seal_save", "stamp"]
+__all__ = [
+    "KEPT_HANDS",
+    "REMEMBERED_SAVES",
+    "SAVE_FORMAT",
+    "SavedGame",
+    "UnreadableSave",
+    "open_save",
+    "seal_save",
+    "stamp",
+]
 
 SAVE_FORMAT = 1
 KEPT_HANDS = 40
@@ -88,6 +100,49 @@ PAD_TO = 128
 """A sealed game's JSON is padded with spaces to a multiple of this many bytes (JSON ignores them)."""
 
 
+REMEMBERED_SAVES = 1024
+"""Saves each sealer remembers having sealed, the latest ones (about 18 KB each once opened)."""
+
+
+class _Remembered:
+    """The saves a sealer sealed lately, by token: the next move posts the token the last answer carried.
+
+    Opening a save is decrypting it, checking its signature and validating every field of the
+    game against the rules, which was a tenth of a move's time. A token that is, character for
+    character, one this process sealed from a ``SavedGame`` needs none of that: it can only
+    hold that save (the sealer signs what it seals), which is immutable, so it is taken as it
+    is. Anything else (another worker's token, an older one, a forged one) is opened in full.
+    """
+
+    def __init__(self) -> None:
+        self._saves: OrderedDict[str, SavedGame] = OrderedDict()
+        self._lock = threading.Lock()  # a review's thread may read while the event loop seals
+
+    def keep(self, token: str, saved: SavedGame) -> None:
+        with self._lock:
+            self._saves[token] = saved
+            if len(self._saves) > REMEMBERED_SAVES:
+                self._saves.popitem(last=False)
+
+    def get(self, token: str) -> SavedGame | None:
+        with self._lock:
+            saved = self._saves.get(token)
+            if saved is not None:
+                self._saves.move_to_end(token)
+            return saved
+
+
+# Per sealer: a token one server's keys sealed is not a save to another server, whose keys can't open it.
+_remembered: weakref.WeakKeyDictionary[Sealer, _Remembered] = weakref.WeakKeyDictionary()
+
+
+def _remembered_by(sealer: Sealer) -> _Remembered:
+    remembered = _remembered.get(sealer)
+    if remembered is None:
+        remembered = _remembered.setdefault(sealer, _Remembered())
+    return remembered
+
+
 def seal_save(sealer: Sealer, saved: SavedGame) -> str:
     """The sealed save; its length is a function of public facts only.
 
@@ -97,11 +152,17 @@ def seal_save(sealer: Sealer, saved: SavedGame) -> str:
     """
     # exclude_defaults keeps the token short: most of the state's fields sit at their defaults early on.
     payload = saved.model_dump_json(exclude_defaults=True).encode()
-    return sealer.seal(payload + b" " * (-len(payload) % PAD_TO))
+    token = sealer.seal(payload + b" " * (-len(payload) % PAD_TO))
+    if saved.match_id:  # as open_save would give it back (an id is added to a save without one)
+        _remembered_by(sealer).keep(token, saved)
+    return token
 
 
 def open_save(sealer: Sealer, token: str) -> SavedGame:
     """The game in ``token``; ``UnreadableSave`` (with a sentence for the person) for anything else."""
+    remembered = _remembered_by(sealer).get(token)
+    if remembered is not None:
+        return remembered
     try:
         payload = sealer.unseal(token)
     except SealError as error:

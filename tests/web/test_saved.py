@@ -22,7 +22,7 @@ from app.engine import ActionKind, GameState, Phase, legal_actions, replay
 from app.seal import Sealer
 from app.web import COMPUTER, SavedGame, UnreadableSave, open_save, seal_save
 from app.web.flow import play, start_match
-from app.web.saved import KEPT_HANDS
+from app.web.saved import KEPT_HANDS, REMEMBERED_SAVES
 
 SEALER = Sealer([Fernet.generate_key()])
 GAMES = 30
@@ -145,3 +145,37 @@ def test_a_hand_whose_code_would_not_open_again_is_not_kept() -> None:
     kept = last.with_state(odd)
     assert kept.played == last.played
     assert open_save(SEALER, seal_save(SEALER, kept)).played == last.played
+
+
+def test_a_token_this_process_sealed_opens_to_the_save_it_sealed_as_a_full_opening_reads_it() -> None:
+    key = Fernet.generate_key()
+    sealer = Sealer([key])
+    elsewhere = Sealer([key])  # the same key in another process: remembers nothing
+    for seed in range(6):
+        for saved in positions(seed):
+            token = seal_save(sealer, saved)
+            assert open_save(sealer, token) is saved  # remembered: not decrypted, not validated again
+            assert open_save(elsewhere, token) == saved  # the full opening gives the very same game
+
+
+def test_a_remembered_token_changed_by_one_character_or_posted_to_another_server_is_refused() -> None:
+    sealer = Sealer([Fernet.generate_key()])
+    saved = positions(1)[-1]
+    token = seal_save(sealer, saved)
+    changed = token[:-6] + ("A" if token[-6] != "A" else "B") + token[-5:]
+    with pytest.raises(UnreadableSave, match="changed or damaged"):
+        open_save(sealer, changed)
+    with pytest.raises(UnreadableSave, match="key this one does not have"):
+        open_save(Sealer([Fernet.generate_key()]), token)
+
+
+def test_only_the_latest_sealed_saves_are_remembered_and_the_older_still_open() -> None:
+    sealer = Sealer([Fernet.generate_key()])
+    saved = positions(2)[-1]
+    first = seal_save(sealer, saved)
+    for _ in range(REMEMBERED_SAVES):
+        latest = seal_save(sealer, saved)
+    assert open_save(sealer, latest) is saved
+    opened = open_save(sealer, first)
+    assert opened == saved
+    assert opened is not saved  # forgotten, so opened in full
