@@ -18,7 +18,20 @@ from typing import Any
 from cryptography.fernet import Fernet
 
 from app.ai import Level, choose
-from app.engine import NEXT_HAND, ActionKind, Card, GameState, Phase, apply, new_match, view
+from app.engine import (
+    DRAW_STOCK,
+    NEXT_HAND,
+    TAKE_DISCARD,
+    Action,
+    ActionKind,
+    Card,
+    GameState,
+    Phase,
+    apply,
+    new_match,
+    parse_cards,
+    view,
+)
 from app.seal import KEY_FILE_NAME, Sealer
 from app.web import SavedGame, seal_save
 from devtools.live import serve
@@ -93,6 +106,18 @@ def knockable(scores: tuple[int, int] = (0, 0)) -> GameState:
 def match_point() -> GameState:
     """``knockable`` at 30 to 74: the knock wins the match, 110 to 74."""
     return knockable((30, 74))
+
+
+def computer_took_many(count: int = 8) -> GameState:
+    """Your draw, after the computer took each of your last ``count`` discards from the pile and
+    kept them: the list of the cards it took, shown beside its hand, is as long as play makes it."""
+    state = position("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd", JUNK, "Ac")
+    for thrown in parse_cards(JUNK)[:count]:
+        state = apply(state, DRAW_STOCK)
+        state = apply(state, Action(ActionKind.DISCARD, state.hands[0][0]))
+        state = apply(state, TAKE_DISCARD)
+        state = apply(state, Action(ActionKind.DISCARD, thrown))
+    return state
 
 
 def computer_goes_gin() -> GameState:

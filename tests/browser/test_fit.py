@@ -20,6 +20,7 @@ from app.engine import Phase
 from tests.browser.positions import (
     KeyedServer,
     computer_goes_gin,
+    computer_took_many,
     drawing,
     knockable,
     match_point,
@@ -146,6 +147,12 @@ def play_every_phase(screen: Screen, options: str = "") -> None:
     stock = page.get_by_role("button", name=re.compile("^Stock"))
     pile = page.get_by_role("button", name=re.compile("^Discard pile"))
     screen.check(f"draw{options}", [stock, pile], [hand], "draw" * shots)
+
+    # Beside the computer's hand, the cards it took from the pile: eight of them here.
+    seat.load(computer_took_many())
+    took = page.locator(".took .mini")
+    expect(took).to_have_count(8)
+    screen.check(f"draw after the computer took 8 discards{options}", [stock, pile], [hand, took])
 
     seat.load(knockable())
     choose(seat, "king of clubs")
