@@ -41,7 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from cryptography.fernet import Fernet
@@ -213,6 +213,13 @@ def paired_ratio(found: list[dict[str, list[float]]]) -> float | None:
     return statistics.median(relative) if relative else None
 
 
+def interval_around_one(resample: Callable[[], float | None]) -> tuple[float, float, str]:
+    """The 95% bootstrap interval of ``BOOTSTRAP`` resampled ratios, and whether it holds 1 (no leak)."""
+    resampled = sorted(value for _ in range(BOOTSTRAP) if (value := resample()) is not None)
+    low, high = resampled[int(0.025 * len(resampled))], resampled[int(0.975 * len(resampled)) - 1]
+    return low, high, "within noise" if low <= 1.0 <= high else "NOT within noise"
+
+
 def describe_paired(found: list[dict[str, list[float]]], level: str, seed: int) -> str:
     mixed = [p for p in found if p["could knock, waited"] and p["could not knock"]]
     waited = sum(len(p["could knock, waited"]) for p in mixed)
@@ -225,11 +232,7 @@ def describe_paired(found: list[dict[str, list[float]]], level: str, seed: int) 
     if ratio is None:
         return "\n".join([*lines, "no position had variants of both classes: play more positions"])
     rng = random.Random(seed)
-    resampled = sorted(
-        value for _ in range(BOOTSTRAP) if (value := paired_ratio(rng.choices(mixed, k=len(mixed)))) is not None
-    )
-    low, high = resampled[int(0.025 * len(resampled))], resampled[int(0.975 * len(resampled)) - 1]
-    verdict = "within noise" if low <= 1.0 <= high else "NOT within noise"
+    low, high, verdict = interval_around_one(lambda: paired_ratio(rng.choices(mixed, k=len(mixed))))
     lines.append(
         f"time of a waited move over its position's could-not-knock median: {ratio:.3f}, "
         f"95% interval {low:.3f}-{high:.3f} ({BOOTSTRAP} resamples of the positions): {verdict}"
@@ -267,14 +270,9 @@ def describe(classes: Classes, level: str, seed: int = 0) -> str:
         at_equal = relative_median(waited, other)
         if at_equal is not None:
             rng = random.Random(seed)
-            resampled = sorted(
-                value
-                for _ in range(BOOTSTRAP)
-                if (value := relative_median(rng.choices(waited, k=len(waited)), rng.choices(other, k=len(other))))
-                is not None
+            low, high, verdict = interval_around_one(
+                lambda: relative_median(rng.choices(waited, k=len(waited)), rng.choices(other, k=len(other)))
             )
-            low, high = resampled[int(0.025 * len(resampled))], resampled[int(0.975 * len(resampled)) - 1]
-            verdict = "within noise" if low <= 1.0 <= high else "NOT within noise"
             lines.append(
                 f"at equal stock size (buckets of {STOCK_BUCKET}): {at_equal:.2f}, "
                 f"95% interval {low:.2f}-{high:.2f} ({BOOTSTRAP} resamples): {verdict}"

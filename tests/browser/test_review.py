@@ -4,31 +4,18 @@ keys, hear each step in the live region, find no axe violation, and go back to t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
-from playwright.sync_api import Browser, Playwright, expect
+from playwright.sync_api import expect
 
-from tests.browser.positions import KeyedServer, before_my_knock
+from tests.browser.positions import before_my_knock
 from tests.browser.seat import Seat
-from tests.browser.table_page import VIEWPORTS, context_options
-from tests.browser.test_table_a11y import axe_source, violations
+from tests.browser.test_table_a11y import axe_source, seat, violations
 
-__all__ = ["axe_source"]  # the fixture, shared with the table's accessibility tests
+# The fixtures, shared with the table's accessibility tests: a seat at each viewport whose page axe
+# can be injected into (bypass_csp), with reduced motion for steady colours.
+__all__ = ["axe_source", "seat"]
 
 KNOCK = re.compile(r"^(Knock \(\d+\)|Gin)$")
-
-
-@pytest.fixture(params=VIEWPORTS)
-def seat(
-    request: pytest.FixtureRequest, browser: Browser, playwright: Playwright, keyed_server: KeyedServer
-) -> Iterator[Seat]:
-    # bypass_csp only so that axe can be injected (as in test_table_a11y); reduced motion for steady colours.
-    options = {**context_options(playwright, request.param), "reduced_motion": "reduce"}
-    context = browser.new_context(bypass_csp=True, **options)
-    s = Seat(context.new_page(), keyed_server, request.param)
-    yield s
-    context.close()
 
 
 def open_review(seat: Seat) -> tuple[int, str]:
