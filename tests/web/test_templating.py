@@ -16,7 +16,10 @@ from app.ai import Level
 from app.engine import Action, ActionKind, Card, Phase, apply, discard_deadwoods, new_match, parse_cards, view
 from app.web import HUMAN, table_view
 from app.web.table import HandCard
-from app.web.templating import _macros, card_moves, card_says, hand_card, say
+from app.web.templating import card_moves, card_says, hand_card, say, templates
+
+MACROS = templates.env.get_template("_macros.html").module
+"""The macros themselves, rendered afresh (``templating`` keeps the same module privately)."""
 
 
 def _discard_hands(count: int) -> list[tuple[HandCard, ...]]:
@@ -38,7 +41,7 @@ def _discard_hands(count: int) -> list[tuple[HandCard, ...]]:
 
 
 def _fresh(macro: str, *args: object) -> Markup:
-    return Markup(getattr(_macros, macro)(*args))
+    return Markup(getattr(MACROS, macro)(*args))
 
 
 def test_every_card_of_a_discard_is_drawn_as_its_macro_draws_it() -> None:
