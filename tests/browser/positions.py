@@ -128,6 +128,15 @@ def computer_goes_gin() -> GameState:
     )  # fmt: skip
 
 
+def computer_knocks_on_a_poor_hand() -> GameState:
+    """Your discard (Q♥); the computer then draws 7♣, throws it and knocks with 8 against your 37 after
+    two layoffs: the longest result play leaves, eight deadwood cards of yours and three of its own."""
+    return position(
+        "Ad 6d 2c 5c 8c Ah 4h 4s 6s 7s Qh", "Kc Kh Ks 2d 3d 4d 5d Ac 6h As", "Tc",
+        phase=Phase.DISCARD, stock="7c 9h 9d 3h Jh Jd", scores=(58, 51),
+    )  # fmt: skip
+
+
 def played_match(seed: int) -> list[GameState]:
     """Every position of a whole match, in order, as the Hard player plays it on both seats (you are
     player 0): long logs, a full score sheet and real deals, as a person's match leaves them."""

@@ -20,6 +20,7 @@ from app.engine import Phase
 from tests.browser.positions import (
     KeyedServer,
     computer_goes_gin,
+    computer_knocks_on_a_poor_hand,
     computer_took_many,
     drawing,
     knockable,
@@ -169,6 +170,13 @@ def play_every_phase(screen: Screen, options: str = "") -> None:
     seat.press(seat.button("Discard"))
     expect(result.locator(".last-move")).to_be_visible()
     screen.check(f"hand result after the computer's Gin{options}", [seat.button("Next hand")], whole)
+
+    # The most a hand's result holds: a three-line move above it, eight deadwood cards and layoffs.
+    seat.load(computer_knocks_on_a_poor_hand())
+    choose(seat, "queen of hearts")
+    seat.press(seat.button("Discard"))
+    expect(result.locator(".last-move")).to_be_visible()
+    screen.check(f"hand result after the computer's knock{options}", [seat.button("Next hand")], whole)
 
     seat.load(match_point())
     choose(seat, "king of clubs")
