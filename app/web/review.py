@@ -1,14 +1,16 @@
 """The review screen: one finished hand, one move at a time, with the coach's word on the person's choices.
 
 The hand is over, so both hands show at every step. The coach's judgements are worked out once
-per hand and kept (``coached_review``): the first page of a review shows the moves at once, and
-the verdicts follow in a second request when they are not ready yet.
+per hand and kept: the first page of a review shows the moves at once, and the verdicts follow in
+a second request when they are not ready yet. Each step shown before then asks for them again;
+those requests wait for the work already under way instead of starting it again.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from app.ai.coach import Judgement, Verdict
@@ -101,22 +103,39 @@ _coached: OrderedDict[_Key, HandReview] = OrderedDict()
 """Coached reviews, latest used last: a review is a pure function of the finished hand's public code."""
 
 
+_coaching: dict[_Key, Future[HandReview]] = {}
+"""Coached reviews being worked out, for the requests that ask for the same hand meanwhile."""
 _lock = threading.Lock()  # the coach=1 answers are worked out in the thread pool
 
 
 def _review(key: _Key, coached: bool) -> HandReview:
+    code, scores, target = key
+    under_way: Future[HandReview] | None = None
+    mine: Future[HandReview] | None = None
     with _lock:
         kept = _coached.get(key)
         if kept is not None:
             _coached.move_to_end(key)
             return kept
-    code, scores, target = key
-    hand = review(PlayedHand.parse(code), HUMAN, scores=scores, target=target, coached=coached)
-    if coached:
+        if coached and (under_way := _coaching.get(key)) is None:
+            mine = _coaching[key] = Future()
+    if under_way is not None:
+        return under_way.result()
+    if mine is None:
+        return review(PlayedHand.parse(code), HUMAN, scores=scores, target=target, coached=False)
+    try:
+        hand = review(PlayedHand.parse(code), HUMAN, scores=scores, target=target, coached=True)
+    except BaseException as error:
         with _lock:
-            _coached[key] = hand
-            while len(_coached) > _KEPT_REVIEWS:
-                _coached.popitem(last=False)
+            del _coaching[key]
+        mine.set_exception(error)
+        raise
+    with _lock:
+        _coached[key] = hand
+        while len(_coached) > _KEPT_REVIEWS:
+            _coached.popitem(last=False)
+        del _coaching[key]
+    mine.set_result(hand)
     return hand
 
 

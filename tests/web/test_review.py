@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+import threading
+from typing import Any
 
 import pytest
 
+import app.web.review
 from app.ai import Level
+from app.ai.review import HandReview
 from app.engine import PlayedHand, replay
 from app.web import SavedGame
 from app.web.review import NotReviewable, is_coached, review_view
@@ -70,3 +74,38 @@ def test_only_kept_hands_can_be_reviewed() -> None:
     for number in (0, 2, 99):
         with pytest.raises(NotReviewable, match="can't be reviewed"):
             review_view(saved, number, None, coached=False)
+
+
+def test_steps_asked_for_while_the_coach_works_wait_for_that_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each step shown before the verdicts asks for them again (coach=1): one hand, one coach's run.
+    hand, _ = played_hand(6)
+    saved = saved_with(hand)
+    runs: list[bool] = []
+    go = threading.Event()
+    coach = app.web.review.review
+
+    def held_coach(*args: Any, **kwargs: Any) -> HandReview:
+        runs.append(kwargs["coached"])
+        go.wait(30)
+        return coach(*args, **kwargs)
+
+    monkeypatch.setattr(app.web.review, "review", held_coach)
+    answers: list[object] = []
+
+    def ask(step: int) -> None:
+        answers.append(review_view(saved, 1, step, coached=True).summary)
+
+    first = threading.Thread(target=ask, args=(1,))
+    first.start()
+    while not runs:
+        first.join(0.01)
+    later = [threading.Thread(target=ask, args=(step,)) for step in (2, 3)]
+    for thread in later:
+        thread.start()
+        thread.join(0.3)  # each now waits for the first one's work (or, before, started its own)
+    go.set()
+    for thread in (first, *later):
+        thread.join(60)
+    assert runs == [True]
+    assert len(answers) == 3 and answers[0] is not None and answers.count(answers[0]) == 3
+    assert is_coached(saved, 1)
