@@ -95,7 +95,14 @@ class Table:
         return value
 
     def new_match(self) -> None:
+        """Start a match and stop at a hand in play. When the computer starts, it may take the upcard
+        and knock at once (6 of 4,000 Normal deals): then the next hand is dealt."""
         self.press(self.button("New match"))
+        for _ in range(10):
+            if self.hand.count():
+                return
+            self.press(self.button("Next hand") if self.has("Next hand") else self.button("New match"))
+        raise AssertionError("no hand in play after ten deals")
 
     def to_my_draw(self, limit: int = 12) -> Locator:
         """Play on to the person's draw and return the Stock button: pass an offered upcard, and deal
