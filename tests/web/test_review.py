@@ -10,7 +10,7 @@ import pytest
 
 import app.web.review
 from app.ai import Level
-from app.ai.review import HandReview
+from app.ai.review import HandReview, review
 from app.engine import PlayedHand, replay
 from app.web import SavedGame
 from app.web.review import NotReviewable, is_coached, review_view
@@ -82,12 +82,11 @@ def test_steps_asked_for_while_the_coach_works_wait_for_that_work(monkeypatch: p
     saved = saved_with(hand)
     runs: list[bool] = []
     go = threading.Event()
-    coach = app.web.review.review
 
     def held_coach(*args: Any, **kwargs: Any) -> HandReview:
         runs.append(kwargs["coached"])
         go.wait(30)
-        return coach(*args, **kwargs)
+        return review(*args, **kwargs)
 
     monkeypatch.setattr(app.web.review, "review", held_coach)
     answers: list[object] = []
