@@ -80,7 +80,7 @@ def test_a_form_from_another_site_changes_no_save(browser: Browser, live_server:
     table = Table(page, live_server)
     table.open()
     table.new_match()
-    table.press(table.to_my_draw())  # a move of the person's (the computer may end a first hand at once)
+    table.press(table.to_my_draw())  # a move of the person's: a draw, after passing an offered upcard
     saved = table.stored()
     assert saved and saved == table.token
     refused: list[tuple[str, str, int]] = []
