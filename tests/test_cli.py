@@ -45,6 +45,14 @@ def test_main_serves_the_app_with_default_settings(monkeypatch: pytest.MonkeyPat
     assert kwargs["workers"] == 1
 
 
+def test_main_serves_on_asyncios_loop_which_takes_connections_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # uvloop, which uvicorn picks by default when installed, starved some connections under load.
+    calls = capture_uvicorn_run(monkeypatch)
+    cli.main()
+    [(_, kwargs)] = calls
+    assert kwargs["loop"] == "asyncio"
+
+
 def test_main_takes_host_port_and_workers_from_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
