@@ -49,9 +49,9 @@ def main() -> None:
         # httptools with a header-size limit and a deadline for slow clients (app.server).
         http=GuardedHttpTools,
         timeout_keep_alive=5,
-        # asyncio's own event loop, not uvloop: under a full worker, uvloop let some connections
-        # wait many times longer than the rest (the load benchmark's p99 was 4 to 20 times its
-        # median); asyncio serves them in turn, at the same rate (docs/operations.md, "Speed").
+        # asyncio's own event loop, not uvloop (which uvicorn picks when installed): under a full
+        # worker uvloop left some connections waiting many times longer than the rest, asyncio
+        # serves them in turn at the same rate (docs/operations.md, "The event loop and the collector").
         loop="asyncio",
     )
 

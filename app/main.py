@@ -49,9 +49,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         # A young collection every YOUNG_COLLECTION_ALLOCATIONS objects rather than CPython's 700.
         # At 700 one ran every request or two, while dozens of requests were waiting (on the
         # computer's timing floor, on the network): their objects were promoted, died old, and
-        # made the full collections that every request in flight waits for come ten times as
-        # often. Nearly every object of a request is freed by its reference count, so the
-        # larger threshold costs little memory.
+        # made the full collections that every request in flight waits for far more frequent
+        # (docs/operations.md, "The event loop and the collector"). Nearly every object of a
+        # request is freed by its reference count, so the larger threshold costs little memory.
         gc.set_threshold(YOUNG_COLLECTION_ALLOCATIONS, *gc.get_threshold()[1:])
     try:
         yield
