@@ -72,8 +72,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Gin Rummy", docs_url=None, redoc_url=None, openapi_url=None, lifespan=_lifespan, redirect_slashes=False
     )
     app.state.settings = settings
-    app.include_router(pages.router)
+    # The table's routes first: moves are most of the traffic, and the router tries routes in order.
     app.include_router(table.router)
+    app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     install_error_handlers(app)
     # Added innermost first: headers wrap everything, then the size check, then compression.

@@ -32,6 +32,25 @@ def htmx_path() -> str:
     return found[-1].relative_to(STATIC_DIR).as_posix()
 
 
+class _Context(jinja2.runtime.Context):
+    """Jinja's context, with a direct call for this module's own helpers.
+
+    Jinja routes every call in a template through ``Context.call``, which first asks the callable
+    whether it wants the context or the environment passed in. The helpers below never do, and a
+    table calls them dozens of times per answer: they are called directly.
+    """
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        if id(__obj) in _DIRECT:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            return __obj(*args, **kwargs)
+        return super().call(__obj, *args, **kwargs)
+
+
+_DIRECT: frozenset[int] = frozenset()  # the helpers' ids (any callable can be asked for, hashable or not)
+
+
 # trim_blocks and lstrip_blocks keep the blank lines of template tags out of every response.
 templates = Jinja2Blocks(
     env=jinja2.Environment(
@@ -109,6 +128,8 @@ def say(sentence: Sentence) -> Markup:
 templates.env.globals.update(
     card_face=card_face, hand_card=hand_card, card_says=card_says, card_moves=card_moves, say=say
 )
+templates.env.context_class = _Context
+_DIRECT = frozenset(map(id, (card_face, hand_card, card_says, card_moves, say, static_url, htmx_path)))
 
 # After the globals: a template's module sees the globals there were when it was made.
 _macros: Any = templates.env.get_template("_macros.html").module  # its macros, as attributes

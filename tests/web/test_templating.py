@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from app.ai import Level
 from app.engine import Action, ActionKind, Card, Phase, apply, discard_deadwoods, new_match, parse_cards, view
-from app.web import HUMAN, table_view
+from app.web import HUMAN, TableView, table_view
 from app.web.table import HandCard
 from app.web.templating import card_moves, card_says, hand_card, say, templates
 
@@ -87,3 +87,36 @@ def test_a_sentence_is_drawn_with_its_words_escaped_and_its_cards_named() -> Non
     assert drawn.startswith("You &lt;b&gt; took ")
     assert "seven of hearts" in drawn
     assert say(("You <b> took ", Card.parse("7h"), ".")) is drawn  # remembered
+
+
+def test_the_direct_calls_render_what_jinjas_own_context_renders() -> None:
+    # templating's context calls its own helpers without Jinja's checks; the table must come out the same.
+    from jinja2.runtime import Context
+    from jinja2_fragments import render_blocks
+
+    rng = random.Random(5)
+    shown: list[TableView] = []
+    state = new_match(rng, starter=HUMAN)
+    while len(shown) < 40:
+        if not state.phase.in_play:
+            state = new_match(rng, starter=HUMAN)
+            continue
+        seen = view(state, HUMAN)
+        if state.turn == HUMAN:
+            selected = rng.choice(seen.hand) if state.phase is Phase.DISCARD else None
+            shown.append(table_view(seen, Level.NORMAL, match_id="m", token="t", at="a", selected=selected))
+        state = apply(state, rng.choice(view(state, state.turn).legal_actions), rng)
+
+    def rendered() -> list[str]:
+        return [render_blocks(templates.env, "table.html", ["table", "announce"], {"t": t, "oob": True}) for t in shown]
+
+    direct_context = templates.env.context_class
+    assert direct_context is not Context
+    direct = rendered()
+    templates.env.context_class = Context
+    try:
+        plain = rendered()
+    finally:
+        templates.env.context_class = direct_context
+    assert direct == plain
+    assert all('class="card' in page for page in direct)
