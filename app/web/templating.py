@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 from functools import cache, lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -82,15 +83,21 @@ def card_face(f: CardFace) -> Markup:
     return _CARD_FACES[f.code]
 
 
+def mini(f: CardFace, extra: str = "") -> Markup:
+    """A small card (a result's melds, the cards the computer took); ``extra`` is "laid" for a layoff."""
+    return _MINIS[extra][f.code]
+
+
 # Every field of a hand's card but its moves and line, which are drawn apart (card_moves, card_says).
 _DRAWN_FIELDS = tuple(f.name for f in fields(HandCard) if f.name not in ("moves", "says"))
+_drawn_fields = attrgetter(*_DRAWN_FIELDS)
 _HAND_CARDS: dict[tuple[object, ...], Markup] = {}
 
 
 def hand_card(card: HandCard) -> Markup:
     """A card of the hand: of its line, only whether it has one changes its control."""
     described = bool(card.says)
-    key = (described, *[getattr(card, name) for name in _DRAWN_FIELDS])
+    key = (described, _drawn_fields(card))
     drawn = _HAND_CARDS.get(key)
     if drawn is None:
         if len(_HAND_CARDS) >= _REMEMBERED:
@@ -125,14 +132,21 @@ def say(sentence: Sentence) -> Markup:
     return Markup("".join(escape(part) if isinstance(part, str) else _INLINE_CARDS[part.code] for part in sentence))
 
 
-templates.env.globals.update(
-    card_face=card_face, hand_card=hand_card, card_says=card_says, card_moves=card_moves, say=say
-)
+_HELPERS = {
+    "card_face": card_face, "hand_card": hand_card, "card_says": card_says, "card_moves": card_moves, "say": say,
+    "mini": mini,
+}  # fmt: skip
+templates.env.globals.update(_HELPERS)
 templates.env.context_class = _Context
-_DIRECT = frozenset(map(id, (card_face, hand_card, card_says, card_moves, say, static_url, htmx_path)))
+_DIRECT = frozenset(map(id, (*_HELPERS.values(), static_url, htmx_path)))
 
 # After the globals: a template's module sees the globals there were when it was made.
 _macros: Any = templates.env.get_template("_macros.html").module  # its macros, as attributes
+# The macros the pages call themselves, as globals: a template's `{% from "_macros.html" import … %}`
+# made the macros' module afresh at every render (its context holds globals the module's lacks).
+templates.env.globals.update(
+    {name: getattr(_macros, name) for name in ("level_choice", "level_fieldset", "move_buttons", "new_match_button")}
+)
 
 
 def _rendered_once_per_card(macro_name: str) -> dict[str, Markup]:
@@ -142,3 +156,4 @@ def _rendered_once_per_card(macro_name: str) -> dict[str, Markup]:
 
 _CARD_FACES = _rendered_once_per_card("card_face")
 _INLINE_CARDS = _rendered_once_per_card("inline_card")
+_MINIS = {extra: {f.code: Markup(_macros.mini(f, extra)) for f in FACES} for extra in ("", "laid")}

@@ -15,8 +15,8 @@ from markupsafe import Markup
 from app.ai import Level
 from app.engine import Action, ActionKind, Card, Phase, apply, discard_deadwoods, new_match, parse_cards, view
 from app.web import HUMAN, TableView, table_view
-from app.web.table import HandCard
-from app.web.templating import card_moves, card_says, hand_card, say, templates
+from app.web.table import FACES, HandCard
+from app.web.templating import card_moves, card_says, hand_card, mini, say, templates
 
 MACROS = templates.env.get_template("_macros.html").module
 """The macros themselves, rendered afresh (``templating`` keeps the same module privately)."""
@@ -120,3 +120,10 @@ def test_the_direct_calls_render_what_jinjas_own_context_renders() -> None:
         templates.env.context_class = direct_context
     assert direct == plain
     assert all('class="card' in page for page in direct)
+
+
+def test_every_small_card_is_drawn_as_its_macro_draws_it() -> None:
+    for face in FACES:
+        for extra in ("", "laid"):
+            assert mini(face, extra) == _fresh("mini", face, extra)
+    assert ", laid off" in mini(FACES[0], "laid")
