@@ -32,6 +32,10 @@ PASS = Action(ActionKind.PASS)
 DRAW_STOCK = Action(ActionKind.DRAW_STOCK)
 TAKE_DISCARD = Action(ActionKind.TAKE_DISCARD)
 NEXT_HAND = Action(ActionKind.NEXT_HAND)
+# Every throw, made once: a discard phase offers one or two per card, and the computer's players
+# list them for each decision, so building them afresh was a visible part of every move.
+_DISCARDS = {card: Action(ActionKind.DISCARD, card) for card in DECK}
+_KNOCKS = {card: Action(ActionKind.KNOCK, card) for card in DECK}
 
 
 def _fresh_hand(rng: random.Random, starter: Seat, **carry: object) -> GameState:
@@ -84,9 +88,9 @@ def legal_actions(state: GameState) -> list[Action]:
         for card in hand:
             if card is state.taken_discard:  # R10
                 continue
-            actions.append(Action(ActionKind.DISCARD, card))
+            actions.append(_DISCARDS[card])
             if deadwood_of_mask(mask ^ card.bit) <= KNOCK_LIMIT:  # R11
-                actions.append(Action(ActionKind.KNOCK, card))
+                actions.append(_KNOCKS[card])
         return actions
     if phase is Phase.HAND_OVER:
         return [NEXT_HAND]
