@@ -33,11 +33,12 @@ def _fixed_page(template: str) -> tuple[bytes, bytes]:
 
 def _fixed(request: Request, template: str) -> Response:
     body, packed = _fixed_page(template)
-    headers = {"Vary": "Accept-Encoding"}
     if "gzip" in request.headers.get("accept-encoding", ""):
-        # Already encoded: the compression middleware passes it through as it is.
-        return Response(packed, media_type="text/html; charset=utf-8", headers={**headers, "Content-Encoding": "gzip"})
-    return Response(body, media_type="text/html; charset=utf-8", headers=headers)
+        # Already encoded: the compression middleware passes it through as it is, Vary and all.
+        headers = {"Vary": "Accept-Encoding", "Content-Encoding": "gzip"}
+        return Response(packed, media_type="text/html; charset=utf-8", headers=headers)
+    # Plain: the compression middleware adds the Vary itself (a second one here came out twice).
+    return Response(body, media_type="text/html; charset=utf-8")
 
 
 @router.api_route("/rules", methods=["GET", "HEAD"])

@@ -6,6 +6,7 @@ import html
 import json
 import re
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.web.table.shortcuts import KEY_OF, SHORTCUTS
@@ -108,3 +109,14 @@ def test_the_buttons_announce_the_shortcut_that_presses_them(player: Player) -> 
     page = player.new_match()
     labelled = {b.id: b.attrs.get("aria-keyshortcuts") for b in page.buttons if b.attrs.get("aria-keyshortcuts")}
     assert labelled and all(KEY_OF[control] == key for control, key in labelled.items())
+
+
+@pytest.mark.parametrize("path", ["/rules", "/stats"])
+@pytest.mark.parametrize("encoding", ["gzip", "identity"])
+def test_a_fixed_page_says_once_that_it_varies_with_accept_encoding(
+    client: TestClient, path: str, encoding: str
+) -> None:
+    response = client.get(path, headers={"Accept-Encoding": encoding})
+    assert response.status_code == 200
+    assert response.headers.get_list("vary") == ["Accept-Encoding"]
+    assert (response.headers.get("content-encoding") == "gzip") == (encoding == "gzip")
