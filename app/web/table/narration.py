@@ -8,6 +8,7 @@ learn a fact.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.engine import (
     ActionKind,
@@ -42,9 +43,12 @@ _OBJECT = {HUMAN: "you", COMPUTER: "the computer"}
 _OWNER = {HUMAN: "Your hand", COMPUTER: "The computer's hand"}
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One turn of the hand's log: who moved, and the sentence that tells it."""
+class Line(NamedTuple):
+    """One turn of the hand's log: who moved, and the sentence that tells it.
+
+    A named tuple rather than a frozen dataclass: a table makes one per turn of the hand on every
+    move, and a tuple is made in C.
+    """
 
     who: Seat
     words: Sentence
