@@ -67,7 +67,8 @@ class Style:
     """A sampled opponent hand draws as many extra cards as the opponent drew from the stock, up to this."""
     knock_margin: float = 0.0
     """Knock only when the sampled knock is worth more than this many points (plus ``knock_margin_per_card``
-    for each stock card left)."""
+    for each stock card left): waiting has a value the estimate leaves out (a lower hand or Gin next
+    turn, the opponent knocking into an undercut)."""
     knock_margin_per_card: float = 0.0
     last_chance: bool = False
     """Drop the margin on the last turn before the hand is void (R13): waiting is then worth nothing."""
