@@ -19,6 +19,8 @@ class KnockEstimate:
     mean_points: float
     """Expected points for me (negative when the undercuts outweigh the wins)."""
     undercut_rate: float
+    points: tuple[int, ...] = ()
+    """Points for me against each sampled hand (negative: the defender's)."""
 
 
 def knock_points(kept: int, defender: int, arrangements: list[tuple[int, ...]] | None = None) -> int:
@@ -39,11 +41,6 @@ def knock_points(kept: int, defender: int, arrangements: list[tuple[int, ...]] |
 
 def estimate_knock(kept: int, samples: list[int]) -> KnockEstimate:
     arrangements = [melds for melds, _ in min_arrangements(kept)]
-    total = 0
-    undercuts = 0
-    for opp in samples:
-        pts = knock_points(kept, opp, arrangements)
-        total += pts
-        undercuts += pts < 0
+    points = tuple(knock_points(kept, opp, arrangements) for opp in samples)
     n = max(1, len(samples))
-    return KnockEstimate(total / n, undercuts / n)
+    return KnockEstimate(sum(points) / n, sum(p < 0 for p in points) / n, points)

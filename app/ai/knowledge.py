@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.engine import ActionKind, Phase, PlayerView, masks
+from app.engine import TARGET_SCORE, ActionKind, Phase, PlayerView, masks
 
 FULL_DECK, RANK_MASKS, bits_of, rank_of = masks.FULL_DECK, masks.RANK_MASKS, masks.bits_of, masks.rank_of
 
@@ -48,6 +48,11 @@ class Knowledge:
     """The card I just took from the pile (R10: it can't go back this turn), else 0."""
     can_take: bool
     """Whether the top of the pile may be taken now (not after both passed the upcard)."""
+    score: int = 0
+    """My match score before this hand."""
+    opp_score: int = 0
+    target: int = TARGET_SCORE
+    """The score that wins the match (R2)."""
 
     @property
     def top(self) -> int:
@@ -86,4 +91,7 @@ def from_view(v: PlayerView) -> Knowledge:
         phase=v.phase,
         taken=v.taken_discard.bit if v.taken_discard is not None else 0,
         can_take=ActionKind.TAKE_DISCARD in kinds or ActionKind.TAKE_UPCARD in kinds,
+        score=v.scores[me],
+        opp_score=v.scores[1 - me],
+        target=v.target,
     )

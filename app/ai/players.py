@@ -15,6 +15,7 @@ from app.ai.evaluate import danger, meld_outs, outs_weight
 from app.ai.inference import card_weights, opponent_probs, sample_hand
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import Knowledge, from_view
+from app.ai.match import win_chance
 from app.ai.playout import wait_value
 from app.engine import (
     DRAW_STOCK,
@@ -62,17 +63,29 @@ class Style:
     """Rank this many best discards again by the expected deadwood after my next stock draw."""
     take_only_melds: bool = False
     """Take from the pile only to make a meld (Easy ignores mere deadwood cuts)."""
+    extra_draws: int = 6
+    """A sampled opponent hand draws as many extra cards as the opponent drew from the stock, up to this."""
+    knock_margin: float = 0.0
+    """Knock only when the sampled knock is worth more than this many points (plus ``knock_margin_per_card``
+    for each stock card left): waiting has a value the estimate leaves out (a lower hand or Gin next
+    turn, the opponent knocking into an undercut)."""
+    knock_margin_per_card: float = 0.0
+    last_chance: bool = False
+    """Drop the margin on the last turn before the hand is void (R13): waiting is then worth nothing."""
+    score_aware: bool = False
+    """Weigh a knock's sampled points by what they do to the chance of winning the match (``match.py``)."""
     even_time: bool = True
     """Do the throw-away work that keeps a knock check's cost the same whether or not a knock is
     possible (issue 12's timing channel). It never changes a decision; the arena, where nobody
     times anything, turns it off to play its matches several times faster."""
 
 
+VOID_STOCK = 2
+"""R13: a turn that ends without a knock with this many stock cards or fewer voids the hand."""
+
 EASY = Style(mistake=0.3, take_only_melds=True)
 NORMAL = Style(outs=0.6, danger=3.0, knock_fade=3)
-HARD = Style(outs=0.8, danger=6.0, infer=True, lookahead=True, knock_samples=40)
-MAX_EXTRA_DRAWS = 6
-"""A sampled opponent hand draws as many extra cards as the opponent drew from the stock, up to this."""
+HARD = Style(outs=0.8, danger=6.0, infer=True, lookahead=True, knock_samples=40, knock_margin=9.0, last_chance=True)
 # The throw-away work draws from a generator of its own, never re-seeded: the decision's generator
 # stays as it was (seeded games play as before), and each call samples fresh hands, as a real
 # knock's do (the same hands every time hit the engine's deadwood cache and cost 15% less).
@@ -180,12 +193,20 @@ def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random) 
     if not style.knock_samples:
         # Opponents' hands improve as the hand goes on, so a late knock needs less deadwood to be safe.
         return not style.knock_fade or dw <= KNOCK_LIMIT - k.discards // style.knock_fade
-    extra = min(k.opp_stock_draws, MAX_EXTRA_DRAWS)
+    extra = min(k.opp_stock_draws, style.extra_draws)
     samples = [sample_hand(k, ctx.weights, rng, extra) for _ in range(style.knock_samples)]
     est = estimate_knock(kept, samples)
     if style.even_time:
         _draw_the_rest(ctx, extra)
-    if est.mean_points <= 0 or est.undercut_rate > style.max_undercut:
+    margin = style.knock_margin + style.knock_margin_per_card * k.stock_size
+    if style.last_chance and k.stock_size <= VOID_STOCK:
+        margin = 0.0  # R13: a turn ending without a knock now voids the hand, so waiting is worth nothing
+    if style.score_aware:
+        if not _knock_helps_the_match(k, est.points, margin):
+            return False
+    elif est.mean_points <= margin:
+        return False
+    if est.undercut_rate > style.max_undercut:
         return False
     if style.wait_playouts and wait_card:
         # Determinized Monte Carlo: the same sampled hands, each with the rest of the unseen cards as a stock.
@@ -199,6 +220,26 @@ def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random) 
     # Waiting for gin pays only with a long stock ahead and a hand one card away.
     gin_outs = sum(ctx.live.get(u, 0.0) for u in bits_of(meld_outs(kept)))
     return not (dw <= 2 and k.stock_size > 16 and gin_outs >= 3 and est.undercut_rate < 0.05)
+
+
+def _knock_helps_the_match(k: Knowledge, points: tuple[int, ...], margin: float) -> bool:
+    """Whether knocking raises my chance of winning the match above what the scores give now.
+
+    Mid-match this is the points rule (the chance is nearly linear in points); near the target it
+    knocks for any likely win that ends the match, and avoids undercuts that would end it for the
+    opponent.
+    """
+    now = win_chance(k.score, k.opp_score, k.target)
+    after = 0.0
+    for pts in points:
+        after += (
+            win_chance(k.score + pts, k.opp_score, k.target)
+            if pts > 0
+            else win_chance(k.score, k.opp_score - pts, k.target)
+        )
+    # The margin is in points: convert it with the chance a point is worth here.
+    slope = (win_chance(k.score + 10, k.opp_score, k.target) - now) / 10.0
+    return after / max(1, len(points)) > now + margin * slope
 
 
 def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
@@ -246,7 +287,7 @@ def _weigh_a_knock_anyway(ctx: _Context) -> None:
     draws), and a knock estimate for a typical knocking hand (``_PADDING_KEPT``), all drawn from
     ``_PADDING_RNG``.
     """
-    extra = min(ctx.k.opp_stock_draws, MAX_EXTRA_DRAWS)
+    extra = min(ctx.k.opp_stock_draws, ctx.style.extra_draws)
     samples = [sample_hand(ctx.k, ctx.weights, _PADDING_RNG, extra) for _ in range(ctx.style.knock_samples)]
     estimate_knock(_PADDING_KEPT, samples)
     _draw_the_rest(ctx, extra)
@@ -255,9 +296,9 @@ def _weigh_a_knock_anyway(ctx: _Context) -> None:
 def _draw_the_rest(ctx: _Context, extra: int) -> None:
     # Early in a hand a knock's samples draw fewer extra cards (they cost less): draw the rest
     # on throw-away samples, so that weighing a knock costs about the same whenever it happens.
-    if extra < MAX_EXTRA_DRAWS:
+    if extra < ctx.style.extra_draws:
         for _ in range(ctx.style.knock_samples):
-            sample_hand(ctx.k, ctx.weights, _PADDING_RNG, MAX_EXTRA_DRAWS - extra)
+            sample_hand(ctx.k, ctx.weights, _PADDING_RNG, ctx.style.extra_draws - extra)
 
 
 def level_player(style: Style) -> Player:

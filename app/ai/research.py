@@ -23,21 +23,40 @@ def random_legal(v: PlayerView, rng: random.Random) -> Action:
     return rng.choice(v.legal_actions)
 
 
-# Hard with one idea switched off, for measuring what each idea is worth (docs/ai.md).
+# Hard as it was before issue 15: it knocked whenever the sampled knock was worth more than nothing.
+# The variants tried for issue 15 are built on it, so that each name re-runs what was measured.
+EAGER_HARD = replace(HARD, knock_margin=0.0, last_chance=False)
+
+# Hard with one idea switched off (or changed), for measuring what each idea is worth (docs/ai.md).
 ABLATIONS: dict[str, Style] = {
     "hard-no-inference": replace(HARD, infer=False),
     "hard-no-danger": replace(HARD, danger=0.0),
     "hard-no-outs": replace(HARD, outs=0.0),
     "hard-no-lookahead": replace(HARD, lookahead=False),
     "hard-knock-asap": replace(HARD, knock_samples=0),
-    "hard-strict": replace(HARD, max_undercut=0.25),
-    "hard-mc": replace(HARD, wait_playouts=30),
-    "hard-mc-strict": replace(HARD, wait_playouts=30, max_undercut=0.25),
+    "hard-eager": EAGER_HARD,
+    "hard-no-last-chance": replace(HARD, last_chance=False),
+    "hard-strict": replace(EAGER_HARD, max_undercut=0.25),
+    "hard-mc": replace(EAGER_HARD, wait_playouts=30),
+    "hard-mc-strict": replace(EAGER_HARD, wait_playouts=30, max_undercut=0.25),
     "normal-knock-asap": replace(NORMAL, knock_fade=0),
-    "hard-outs12": replace(HARD, outs=1.2),
-    "hard-look4": replace(HARD, discard_lookahead=4),
-    "hard-danger3": replace(HARD, danger=3.0),
-    "hard-danger10": replace(HARD, danger=10.0),
+    "hard-outs12": replace(EAGER_HARD, outs=1.2),
+    "hard-look4": replace(EAGER_HARD, discard_lookahead=4),
+    "hard-danger3": replace(EAGER_HARD, danger=3.0),
+    "hard-danger10": replace(EAGER_HARD, danger=10.0),
+    # Issue 15's variants, on the eager Hard: how many draws a sampled opponent hand makes, and how
+    # much more than nothing a knock must be worth (a fixed margin, or one per stock card left).
+    "hard-draws10": replace(EAGER_HARD, extra_draws=10),
+    "hard-margin3": replace(EAGER_HARD, knock_margin=3.0),
+    "hard-margin6": replace(EAGER_HARD, knock_margin=6.0),
+    "hard-margin12": replace(EAGER_HARD, knock_margin=12.0),
+    "hard-margin15": replace(EAGER_HARD, knock_margin=15.0),
+    "hard-patient": replace(EAGER_HARD, knock_margin_per_card=0.3),
+    "hard-d10m3": replace(EAGER_HARD, extra_draws=10, knock_margin=3.0),
+    "hard-d10m6": replace(EAGER_HARD, extra_draws=10, knock_margin=6.0),
+    "hard-d10-patient": replace(EAGER_HARD, extra_draws=10, knock_margin_per_card=0.3),
+    "hard-d10-m2p2": replace(EAGER_HARD, extra_draws=10, knock_margin=2.0, knock_margin_per_card=0.2),
+    "hard-score": replace(EAGER_HARD, score_aware=True),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person

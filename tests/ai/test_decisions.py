@@ -49,3 +49,20 @@ def test_hard_keeps_a_card_the_opponent_can_use() -> None:
     )  # fmt: skip
     action = decide(k, HARD, random.Random(0))
     assert action.card == Card.parse("Qd")
+
+
+def test_hard_waits_with_a_small_edge_while_the_stock_lasts_and_takes_it_before_a_void() -> None:
+    # Knocking with 4 (shedding Kh) against an opponent holding a club run and a pair of fives is
+    # worth a few points on the samples: more than nothing, less than Hard's margin for waiting.
+    from dataclasses import replace
+
+    from app.ai.research import EAGER_HARD
+
+    hand, known = "As 2s 3s 4c 5c 6c 7d 7h 7s 4d Kh", mask("Tc Jc Qc 5h 5d")
+    mid = position(hand, opp_known=known, stock_size=12, opp_stock_draws=6, discards=15)
+    last = replace(mid, stock_size=2)  # R13: without a knock now, the hand is void
+    for seed in (0, 1, 2):
+        assert decide(mid, EAGER_HARD, random.Random(seed)).kind is ActionKind.KNOCK
+        assert decide(mid, HARD, random.Random(seed)).kind is ActionKind.DISCARD
+        assert decide(last, HARD, random.Random(seed)).kind is ActionKind.KNOCK
+        assert decide(last, replace(HARD, last_chance=False), random.Random(seed)).kind is ActionKind.DISCARD
