@@ -46,7 +46,7 @@ async def _play(requests: int) -> None:
     from app.main import create_app
     from app.routes.deps import get_rng
     from app.settings import Settings
-    from benchmarks.move import _round
+    from benchmarks.move import play_round
 
     sqlite_register.CHECKPOINT_SECONDS = 1e6
     seeds = itertools.count()
@@ -58,8 +58,8 @@ async def _play(requests: int) -> None:
         app = create_app(Settings(keys=(Fernet.generate_key().decode(),), data_dir=Path(scratch)))
         app.dependency_overrides[get_rng] = seeded
         async with app.router.lifespan_context(app):
-            await _round(app, WARMUP, seed=0)
-            await _round(app, requests, seed=1)
+            await play_round(app, WARMUP, seed=0)
+            await play_round(app, requests, seed=1)
 
 
 def _instructions(requests: int) -> int:

@@ -40,7 +40,7 @@ from starlette.types import Message
 from app.main import create_app
 from app.settings import Settings
 
-__all__ = ["main", "measure"]
+__all__ = ["main", "measure", "play_round"]
 
 MOVES_PER_MATCH = 9
 _TOKEN = re.compile(r'data-token="([^"]+)"')
@@ -131,7 +131,8 @@ async def _call(app: FastAPI, path: str, body: bytes) -> tuple[int, str]:
     return status, b"".join(chunks).decode()
 
 
-async def _round(app: FastAPI, requests: int, seed: int) -> dict[str, list[float]]:
+async def play_round(app: FastAPI, requests: int, seed: int) -> dict[str, list[float]]:
+    """Play ``requests`` requests of the game mix through ``app`` (seeded by ``seed``): CPU seconds by kind."""
     table = Table(random.Random(seed))
     times: dict[str, list[float]] = defaultdict(list)
     for _ in range(requests):
@@ -150,13 +151,13 @@ async def _measure(requests: int, rounds: int, profile: Path | None) -> dict[str
     with tempfile.TemporaryDirectory(prefix="gin-move-") as scratch:
         app = create_app(Settings(keys=(Fernet.generate_key().decode(),), data_dir=Path(scratch)))
         async with app.router.lifespan_context(app):
-            await _round(app, 200, seed=0)  # warm: templates compiled, caches filled
+            await play_round(app, 200, seed=0)  # warm: templates compiled, caches filled
             per_round: dict[str, list[float]] = defaultdict(list)
             for number in range(rounds):
                 profiler = cProfile.Profile() if profile is not None and number == 0 else None
                 if profiler is not None:
                     profiler.enable()
-                times = await _round(app, requests, seed=number + 1)
+                times = await play_round(app, requests, seed=number + 1)
                 if profiler is not None and profile is not None:
                     profiler.disable()
                     profiler.dump_stats(profile)
