@@ -23,6 +23,7 @@ from app.engine import (
     PASS,
     TAKE_DISCARD,
     TAKE_UPCARD,
+    VOID_STOCK,
     Action,
     ActionKind,
     Phase,
@@ -79,9 +80,6 @@ class Style:
     possible (issue 12's timing channel). It never changes a decision; the arena, where nobody
     times anything, turns it off to play its matches several times faster."""
 
-
-VOID_STOCK = 2
-"""R13: a turn that ends without a knock with this many stock cards or fewer voids the hand."""
 
 EASY = Style(mistake=0.3, take_only_melds=True)
 NORMAL = Style(outs=0.6, danger=3.0, knock_fade=3)
