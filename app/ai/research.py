@@ -69,6 +69,7 @@ EXPERTS: dict[str, Style] = {
     "expert-k5": replace(HARD, search_samples=40),
     "expert-k5-late8": replace(HARD, search_samples=40, search_stock=8),
     "expert-k5-pile": replace(HARD, search_samples=40, search_pile=True),
+    "expert-veto": replace(HARD, search_samples=40, search_veto=True, search_draws=6),  # = EXPERT
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
