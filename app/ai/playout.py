@@ -70,7 +70,7 @@ def wait_value(kept: int, discard: int, samples: list[tuple[int, list[int]]]) ->
     return total / len(samples)
 
 
-def _patient_discard(hand: int, forbidden: int, dead: int, credit: float) -> tuple[int, int]:
+def careful_discard(hand: int, forbidden: int, dead: int, credit: float) -> tuple[int, int]:
     """The throw keeping the least deadwood less ``credit`` per live out; ties shed the higher card."""
     best_key, best = (1e9, 0, 0), 0
     m = hand & ~forbidden
@@ -86,10 +86,10 @@ def _patient_discard(hand: int, forbidden: int, dead: int, credit: float) -> tup
 
 
 TAKE, DRAW = 1, 2
-"""``play_out_patient``'s ``first``: the first player takes the face-up card, or draws from the stock."""
+"""``play_out_careful``'s ``first``: the first player takes the face-up card, or draws from the stock."""
 
 
-def play_out_patient(
+def play_out_careful(
     mine: int, theirs: int, top: int, stock: list[int], my_turn: bool, dead: int, knock_at: int, first: int = 0
 ) -> int:
     """Like ``play_out``, with careful players: points to me (negative: to the opponent), 0 if void.
@@ -106,7 +106,7 @@ def play_out_patient(
         hand = hands[who]
         credit = OUTS_CREDIT * min(1.0, len(stock) / 20.0)
         if first == TAKE or (top and not first and top & meld_outs(hand)):
-            dw, throw = _patient_discard(hand | top, top, dead, credit)
+            dw, throw = careful_discard(hand | top, top, dead, credit)
             if first == TAKE or dw < deadwood_of_mask(hand):
                 hand |= top
             else:
@@ -115,7 +115,7 @@ def play_out_patient(
             top = 0
         if not top:
             hand |= stock.pop()
-            dw, throw = _patient_discard(hand, 0, dead, credit)
+            dw, throw = careful_discard(hand, 0, dead, credit)
         hand ^= throw
         hands[who] = hand
         if dw == 0 or (dw <= KNOCK_LIMIT and (dw <= knock_at or len(stock) <= VOID_STOCK)):

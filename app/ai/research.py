@@ -65,11 +65,9 @@ EXPERTS: dict[str, Style] = {
     "expert": EXPERT,
     "expert-m6": replace(HARD, knock_margin=6.0),
     "expert-m12": replace(HARD, knock_margin=12.0),
-    "expert-s120": replace(HARD, knock_samples=120),
     "expert-k5": replace(HARD, search_samples=40),
-    "expert-k5-late8": replace(HARD, search_samples=40, search_stock=8),
-    "expert-k5-pile": replace(HARD, search_samples=40, search_pile=True),
     "expert-veto": replace(HARD, search_samples=40, search_veto=True, search_draws=6),  # = EXPERT
+    "expert-veto-pile": replace(EXPERT, search_pile=True),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person

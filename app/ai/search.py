@@ -6,7 +6,7 @@ throws (and the knock, when one is allowed), what does each bring when the hand 
 its end? Opponent hands are sampled with Hard's inference (``sample_hand``), the other unseen
 cards are shuffled into a stock, and every candidate meets the same deals, so their differences
 are much steadier than their values. A knock is settled exactly (``knock_points``); a throw is
-played out by ``playout.play_out_patient``, whose players keep cards that may still make melds
+played out by ``playout.play_out_careful``, whose players keep cards that may still make melds
 and knock only with little deadwood, as careful players do (the greedy playout's first-chance
 knocks were what made ``hard-mc`` flat: docs/ai.md).
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from app.ai.inference import sample_hand
 from app.ai.knock import knock_points
 from app.ai.knowledge import Knowledge
-from app.ai.playout import DRAW, TAKE, play_out_patient
+from app.ai.playout import DRAW, TAKE, play_out_careful
 from app.engine import masks
 
 bits_of, min_arrangements = masks.bits_of, masks.min_arrangements
@@ -63,7 +63,7 @@ def values(k: Knowledge, throws: list[Throw], sampled: list[Deal], knock_at: int
                 total += knock_points(kept, opp, arrangements)
         else:
             for opp, stock in sampled:
-                total += play_out_patient(kept, opp, t.card, list(stock), False, dead | t.card, knock_at)
+                total += play_out_careful(kept, opp, t.card, list(stock), False, dead | t.card, knock_at)
         out.append(total / max(1, len(sampled)))
     return out
 
@@ -80,7 +80,7 @@ def draw_values(k: Knowledge, sampled: list[Deal], knock_at: int) -> tuple[float
     top = k.top
     take = draw = 0
     for opp, stock in sampled:
-        take += play_out_patient(k.hand, opp, top, list(stock), True, dead, knock_at, first=TAKE)
-        draw += play_out_patient(k.hand, opp, top, list(stock), True, dead, knock_at, first=DRAW)
+        take += play_out_careful(k.hand, opp, top, list(stock), True, dead, knock_at, first=TAKE)
+        draw += play_out_careful(k.hand, opp, top, list(stock), True, dead, knock_at, first=DRAW)
     n = max(1, len(sampled))
     return take / n, draw / n

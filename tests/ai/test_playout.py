@@ -3,7 +3,7 @@
 import random
 
 from app.ai.evaluate import meld_outs
-from app.ai.playout import OUTS_CREDIT, _patient_discard, play_out, play_out_patient
+from app.ai.playout import OUTS_CREDIT, careful_discard, play_out, play_out_careful
 from app.ai.simple import simple_choice
 from app.engine import (
     DRAW_STOCK,
@@ -61,18 +61,18 @@ def test_playout_matches_the_engine_with_simple_players() -> None:
 
 
 def _careful_choice(v: PlayerView, rng: random.Random) -> Action:
-    """``play_out_patient``'s player, on a view: the same rules, written against the engine's actions."""
+    """``play_out_careful``'s player, on a view: the same rules, written against the engine's actions."""
     hand = masks.cards_mask(v.hand)
     dead = masks.cards_mask(v.discard_pile)
     top = v.discard_pile[-1].bit if v.discard_pile else 0
     if v.phase is Phase.DRAW:
         credit = OUTS_CREDIT * min(1.0, v.stock_size / 20.0)
-        if top & meld_outs(hand) and _patient_discard(hand | top, top, dead, credit)[0] < masks.deadwood_of_mask(hand):
+        if top & meld_outs(hand) and careful_discard(hand | top, top, dead, credit)[0] < masks.deadwood_of_mask(hand):
             return TAKE_DISCARD
         return DRAW_STOCK
     taken = v.taken_discard.bit if v.taken_discard is not None else 0
     credit = OUTS_CREDIT * min(1.0, (v.stock_size + (0 if taken else 1)) / 20.0)  # as before the draw
-    dw, throw = _patient_discard(hand, taken, dead, credit)
+    dw, throw = careful_discard(hand, taken, dead, credit)
     card = masks.CARD_OF_BIT[throw]
     if dw == 0 or (dw <= KNOCK_LIMIT and (dw <= KNOCK_AT or v.stock_size <= VOID_STOCK)):
         return Action(ActionKind.KNOCK, card)
@@ -102,7 +102,7 @@ def test_careful_playout_matches_the_engine() -> None:
             rec = end.last_hand
             assert rec is not None
             sign = 0 if rec.kind is HandKind.VOID else 1 if rec.winner == me else -1
-            got = play_out_patient(
+            got = play_out_careful(
                 masks.cards_mask(state.hands[me]),
                 masks.cards_mask(state.hands[1 - me]),
                 state.discard[-1].bit,
