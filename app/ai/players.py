@@ -332,11 +332,15 @@ def _search_throw(ctx: _Context, card: int, knock_card: int, rng: random.Random)
     throws = [Throw(b) for _, _, b in ranked[: style.search_width]]
     if knock_card:
         throws.append(Throw(knock_card, knock=True))
-    if not knock_card and k.stock_size > style.search_stock:
-        if style.even_time:
-            values(k, throws, _deals(ctx, _PADDING_RNG), style.search_knock_at)
+    searched = bool(knock_card) or k.stock_size <= style.search_stock
+    if not searched and not style.even_time:
         return Action(ActionKind.DISCARD, CARD_OF_BIT[card])
-    worth = values(k, throws, _deals(ctx, rng), style.search_knock_at)
+    sampled = _deals(ctx, rng if searched else _PADDING_RNG)
+    worth = values(k, throws, sampled, style.search_knock_at)
+    if not knock_card and style.even_time:  # what settling the knock candidate costs
+        estimate_knock(_PADDING_KEPT, [opp for opp, _ in sampled])
+    if not searched:
+        return Action(ActionKind.DISCARD, CARD_OF_BIT[card])
     best = max(range(len(throws)), key=lambda i: (worth[i], -i))
     t = throws[best]
     return Action(ActionKind.KNOCK if t.knock else ActionKind.DISCARD, CARD_OF_BIT[t.card])
