@@ -71,7 +71,6 @@ EXPERTS: dict[str, Style] = {
     "expert-k5": replace(HARD, search_samples=40),
     "expert-veto": VETO,  # EXPERT since the screening
     "expert-veto-pile": replace(VETO, search_pile=True),
-    "expert-veto-m12": replace(VETO, knock_margin=12.0),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
