@@ -103,6 +103,10 @@ HARD = Style(outs=0.8, danger=6.0, infer=True, lookahead=True, knock_samples=40,
 # Expert: Hard, whose knocks a search may veto (``search.py``): when Hard would knock, the knock and
 # Hard's three best plain throws are played out on 40 sampled deals, and the best of them is made.
 EXPERT = replace(HARD, search_samples=40, search_veto=True, search_draws=6)
+FULL_STOCK = 31
+"""The stock after the deal and the upcard (R4): what it lost since is the number of blind draws."""
+PILE_TAKE_LIMIT = 16
+"""Expert draws blind once this many cards have been taken from the pile in a hand (see ``decide``)."""
 # The throw-away work draws from a generator of its own, never re-seeded: the decision's generator
 # stays as it was (seeded games play as before), and each call samples fresh hands, as a real
 # knock's do (the same hands every time hit the engine's deadwood cache and cost 15% less).
@@ -265,6 +269,10 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
     if k.phase is Phase.UPCARD:
         return TAKE_UPCARD if _take_pile(ctx) else PASS
     if k.phase is Phase.DRAW:
+        if style.search_veto and k.discards - (FULL_STOCK - k.stock_size) > PILE_TAKE_LIMIT:
+            # Two players can trade pile cards for ever while the stock stands still (the arena met
+            # Expert and Hard swapping aces, neither knocking): past this many pile takes, draw blind.
+            return DRAW_STOCK
         if style.search_pile and k.can_take:
             return _search_draw(ctx, rng)
         if k.can_take and _take_pile(ctx):
@@ -293,6 +301,7 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
         if style.search_veto and knock_card:
             if not _should_knock(ctx, k.hand ^ knock_card, 0, rng):
                 knock_card = 0
+
         elif style.search_veto and style.even_time:
             _weigh_a_knock_anyway(ctx)  # what the heuristic's knock check costs, when none is possible
         return _search_throw(ctx, card, knock_card, rng)

@@ -2,6 +2,7 @@
 
 import random
 
+from app.ai.arena import play_match
 from app.ai.inference import card_weights
 from app.ai.knock import knock_points
 from app.ai.players import EXPERT, HARD, decide
@@ -60,3 +61,10 @@ def test_taking_the_face_up_card_that_makes_gin_beats_drawing_blind() -> None:
     sampled = deals(k, card_weights(k), random.Random(4), 30, 6)
     taken, drawn = draw_values(k, sampled, 5)
     assert taken >= 25 > drawn
+
+
+def test_expert_and_hard_do_not_trade_pile_cards_for_ever() -> None:
+    # Match 684 of `arena expert hard --seed 2026` once looped: each took the other's ace from the
+    # pile and neither knocked, the stock standing at 6 cards; Expert now draws blind after 16 takes.
+    result = play_match("expert", "hard", 684, 2026)
+    assert result.a_won is not None and result.hands < 30
