@@ -1,4 +1,5 @@
-"""app.server: the real ``gin-rummy`` bounds request headers and disconnects slow clients (issue 12).
+"""app.server: the real ``gin-rummy`` bounds request headers, disconnects slow clients, and holds a
+move's answer back until its floor (issue 12).
 
 Before, uvicorn's httptools protocol took a 32 MB header, and 1,000 requests sent a byte at a
 time stayed open for as long as the client liked.
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from app.ai import Level
 from app.server import MAX_HEADER_BYTES
 from devtools.live import LiveServer, running_server
 
@@ -87,3 +89,32 @@ def test_a_kept_alive_connection_is_not_cut_while_the_app_answers(server: LiveSe
                 answer += chunk
             assert answer.startswith(b"HTTP/1.1 200")
             time.sleep(REQUEST_SECONDS * 1.5)  # idle between requests: the keep-alive timeout (5 s) applies
+
+
+def test_a_held_answer_leaves_after_its_floor_and_before_the_next_answer_on_its_connection(
+    server: LiveServer,
+) -> None:
+    # The server, not the route, waits out the floor of a move's answer (app.server's outbox). A
+    # client may send its next request before the answer comes (HTTP/1.1 pipelining): the next
+    # answer, which has no floor, must still come second.
+    floor = Level.HARD.reply_seconds
+    form = b"level=hard&token="
+    new_match = (
+        b"POST /game/new HTTP/1.1\r\nHost: 127.0.0.1\r\nHX-Request: true\r\n"
+        b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s" % (len(form), form)
+    )
+    health = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    with connect(server) as connection:  # a first match warms the server up: the second is quick
+        connection.sendall(new_match.replace(b"Host:", b"Connection: close\r\nHost:"))
+        read_all(connection)
+    with connect(server) as connection:
+        started = time.perf_counter()
+        connection.sendall(new_match + health)
+        first = connection.recv(65536)
+        waited = time.perf_counter() - started
+        answers = first + read_all(connection)
+    assert waited >= floor
+    assert answers.startswith(b"HTTP/1.1 200"), answers[:200]
+    table, _, rest = answers.partition(b'{"status":"ok"}')
+    assert b"data-token=" in table, "the table came first"
+    assert rest == b"" and table.count(b"HTTP/1.1 200") == 2, "then the health check, last"
