@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 import pytest
-from playwright.sync_api import Browser, Playwright, expect
+from playwright.sync_api import Browser, Playwright, Route, expect
 
+from app.ai import Level
 from app.engine import Phase
 from tests.browser.positions import (
     KeyedServer,
@@ -235,6 +236,60 @@ def test_no_movement_under_reduced_motion_or_when_turned_off(
         # Nothing is left invisible or in mid-air: the pile shows its top card.
         expect(seat.page.locator("#discard-pile .pile-card:not(.under):not(.flight)")).to_have_css("opacity", "1")
         seat.page.context.close()
+
+
+# ---- The computer thinking ----
+
+# Press a move and, in the same task (no time passes), read the cue: shown or not, and how long its
+# appearance waits. The press is what a tap does: htmx sends the move and marks the button.
+PRESS_AND_READ_CUE = """button => {
+  button.click();
+  const cue = document.querySelector('#table .thinking');
+  const wait = cue.getAnimations().find(a => a.transitionProperty === 'visibility');
+  return {visibility: getComputedStyle(cue).visibility, delay: wait ? wait.effect.getTiming().delay / 1000 : null};
+}"""
+
+
+@pytest.mark.parametrize("level", [Level.EXPERT, Level.NORMAL])
+def test_thinking_shows_only_when_the_answer_takes_longer_than_a_blink(seat: Seat, level: Level) -> None:
+    # Held on its way (Playwright's route), the move keeps the computer "thinking" as long as the test
+    # likes: no race with the server's answer.
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    seat.page.route("**/game/act", hold)
+    seat.load(knockable(), level=level.value)
+    cue = seat.page.locator("#table .thinking")
+    expect(cue).to_be_hidden()
+    seat.choose(seat.card("four of diamonds"))
+    before = seat.token
+    pressed = seat.button("Discard").evaluate(PRESS_AND_READ_CUE)
+    # At the press it does not show yet: it waits, longer than the quick levels' whole reply (their
+    # floors are above their slowest decisions) and shorter than Expert's, whose every reply shows it.
+    assert pressed["visibility"] == "hidden"
+    delay = pressed["delay"]
+    assert delay is not None and Level.HARD.reply_seconds < delay < Level.EXPERT.reply_seconds
+    expect(cue).to_be_visible()  # still on its way after the delay: the computer is shown thinking
+    expect(cue).to_have_text("Thinking…")
+    expect(seat.page.locator("#table .count-words")).to_be_hidden()  # in the count's place
+    assert len(held) == 1
+    held[0].continue_()
+    seat.page.unroute("**/game/act")
+    seat.wait_for_new_table(before)
+    expect(seat.page.locator("#table .count-words")).to_be_visible()
+    expect(cue).to_be_hidden()
+    assert seat.page.get_by_role("region", name="Your hand").locator(".thinking").count() == 0
+    # Moves that keep the turn (a draw) never show it, however long they take.
+    before = seat.token
+    seat.page.route("**/game/act", hold)
+    seat.button(re.compile("^Stock")).click()
+    seat.page.wait_for_timeout(400)  # well past the cue's delay while the draw is held
+    expect(cue).to_be_hidden()
+    held[1].continue_()
+    seat.page.unroute("**/game/act")
+    seat.wait_for_new_table(before)
 
 
 # ---- No misclicks ----
