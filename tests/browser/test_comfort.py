@@ -445,6 +445,57 @@ def test_undercuts_gins_and_the_computers_wins_are_counted(seat: Seat) -> None:
         expect(seat.page.locator(f'[data-stat="{name}"]')).to_have_text(value)
 
 
+def test_statistics_are_kept_per_level_and_those_kept_before_levels_are_not_lost(seat: Seat) -> None:
+    page = seat.page
+    # Statistics as the page kept them before levels were (format 1): 2 hands to 1, a match won 104 to 40.
+    before = {
+        "version": 1, "hands": {"you": 2, "computer": 1, "void": 0}, "matches": {"you": 1, "computer": 0},
+        "gins": {"you": 0, "computer": 1}, "knocks": {"you": 2, "computer": 0}, "undercuts": {"you": 0, "computer": 0},
+        "knockDeadwood": {"total": 8, "count": 2}, "best": {"you": 104, "computer": 40},
+        "counted": ["old:1", "old:2", "old:3", "match:old"],
+    }  # fmt: skip
+    page.goto(seat.base_url + "/rules")
+    page.evaluate("s => localStorage.setItem('gin-rummy.stats', JSON.stringify(s))", before)
+    seat.load(match_point(), level=Level.EXPERT.value)  # your knock wins it 110 to 74, against Expert
+    seat.choose(seat.card("king of clubs"))
+    seat.press(seat.button("Knock (4)"))
+    page.goto(seat.base_url + "/stats")
+
+    def row(label: str) -> Any:
+        return page.locator(".stats-levels tbody tr").filter(has=page.get_by_role("rowheader", name=label))
+
+    for level in Level:
+        matches, hands = ("1 to 0", "1 to 0") if level is Level.EXPERT else ("0 to 0", "0 to 0")
+        expect(row(level.label).locator("td")).to_have_text([matches, hands])
+    expect(row("Level not recorded").locator("td")).to_have_text(["1 to 0", "2 to 1"])
+
+    def stat(name: str) -> Any:
+        return expect(page.locator(f'[data-stat="{name}"]'))
+
+    # All levels, the older hands included.
+    stat("hands.you").to_have_text("3")
+    stat("matches.you").to_have_text("2")
+    stat("knockAverage").to_have_text("4.0 over 3 knocks")
+    stat("best").to_have_text("Won 104 to 40")
+    chooser = page.get_by_role("combobox", name="Show")
+    chooser.select_option(label="Expert")
+    stat("hands.you").to_have_text("1")
+    stat("knockAverage").to_have_text("4.0 over 1 knock")
+    stat("best").to_have_text("Won 110 to 74")
+    chooser.select_option(label="Level not recorded")
+    stat("gins.computer").to_have_text("1")
+    stat("best").to_have_text("Won 104 to 40")
+    chooser.select_option(label="Normal")
+    stat("hands.you").to_have_text("0")
+    stat("best").to_have_text("No match finished yet")
+    # A reset empties every level; with nothing from before, that row and choice are gone.
+    page.get_by_role("button", name="Reset statistics…").click()
+    page.get_by_role("button", name="Yes, reset them").click()
+    expect(row("Level not recorded")).to_be_hidden()
+    expect(row("Expert").locator("td")).to_have_text(["0 to 0", "0 to 0"])
+    expect(chooser.locator("option[value=unrecorded]")).to_be_disabled()
+
+
 # ---- Hints ----
 
 
