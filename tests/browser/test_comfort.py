@@ -266,11 +266,14 @@ def test_thinking_shows_only_when_the_answer_takes_longer_than_a_blink(seat: Sea
     seat.choose(seat.card("four of diamonds"))
     before = seat.token
     pressed = seat.button("Discard").evaluate(PRESS_AND_READ_CUE)
-    # At the press it does not show yet: it waits, longer than the quick levels' whole reply (their
-    # floors are above their slowest decisions) and shorter than Expert's, whose every reply shows it.
+    # At the press it does not show yet: it waits longer than the quicker levels' whole reply (their
+    # floors are above their slowest decisions), so a Normal move is answered before it could show,
+    # and less than Expert's floor, so every Expert reply shows it, whatever its cards.
     assert pressed["visibility"] == "hidden"
     delay = pressed["delay"]
-    assert delay is not None and Level.HARD.reply_seconds < delay < Level.EXPERT.reply_seconds
+    assert delay is not None
+    assert (level.reply_seconds > delay) == (level is Level.EXPERT)
+    assert all(other.reply_seconds < delay for other in Level if other is not Level.EXPERT)
     expect(cue).to_be_visible()  # still on its way after the delay: the computer is shown thinking
     expect(cue).to_have_text("Thinking…")
     expect(seat.page.locator("#table .count-words")).to_be_hidden()  # in the count's place
@@ -280,7 +283,6 @@ def test_thinking_shows_only_when_the_answer_takes_longer_than_a_blink(seat: Sea
     seat.wait_for_new_table(before)
     expect(seat.page.locator("#table .count-words")).to_be_visible()
     expect(cue).to_be_hidden()
-    assert seat.page.get_by_role("region", name="Your hand").locator(".thinking").count() == 0
     # Moves that keep the turn (a draw) never show it, however long they take.
     before = seat.token
     seat.page.route("**/game/act", hold)
