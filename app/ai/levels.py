@@ -17,8 +17,8 @@ __all__ = ["PLAYERS", "Level"]
 class Level(StrEnum):
     """How strongly the computer plays; chosen by the person when a match starts (Normal by default).
 
-    >>> Level("hard").label, Level.EASY.blurb, [level.value for level in Level]
-    ('Hard', 'relaxed', ['easy', 'normal', 'hard'])
+    >>> Level("expert").label, Level.EASY.blurb, [level.value for level in Level]
+    ('Expert', 'relaxed', ['easy', 'normal', 'hard', 'expert'])
     """
 
     label: str
@@ -50,6 +50,10 @@ class Level(StrEnum):
     """Greedy on deadwood, values cards that can still make melds, avoids obviously useful discards."""
     HARD = "hard", "Hard", "plays to win", players.HARD, 0.040
     """Card tracking, opponent-hand inference, safe discards, draw lookahead, knocks judged on sampled hands."""
+    EXPERT = "expert", "Expert", "thinks it over", players.EXPERT, 0.300
+    """The strongest game, for people who want to work for a win: Hard's ideas with more thinking (up to
+    300 ms a decision at p95, issue 15). Its floor is above its slowest measured decision, so every
+    reply of its takes the floor's time, and the table shows a thinking cue for it (``table.css``)."""
 
 
 PLAYERS: dict[Level, Player] = {level: level_player(level.style) for level in Level}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.ai.evaluate import danger, meld_outs, outs_weight
 from app.ai.inference import card_weights, opponent_probs, sample_hand
@@ -84,6 +84,7 @@ class Style:
 EASY = Style(mistake=0.3, take_only_melds=True)
 NORMAL = Style(outs=0.6, danger=3.0, knock_fade=3)
 HARD = Style(outs=0.8, danger=6.0, infer=True, lookahead=True, knock_samples=40, knock_margin=9.0, last_chance=True)
+EXPERT = replace(HARD, knock_samples=80)  # stand-in until the expert-ai branch lands
 # The throw-away work draws from a generator of its own, never re-seeded: the decision's generator
 # stays as it was (seeded games play as before), and each call samples fresh hands, as a real
 # knock's do (the same hands every time hit the engine's deadwood cache and cost 15% less).

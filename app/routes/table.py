@@ -16,7 +16,7 @@ from app.engine import Action, EngineError
 from app.routes.deps import Current, CurrentGame, OpenedGame, PostedForm, Rng, SealerDep, commit, open_game
 from app.routes.render import render_chooser, render_review, render_table
 from app.server import RELEASE_TIME
-from app.web import UnreadableSave, open_save, play, start_match
+from app.web import UnreadableSave, computer_moved, open_save, play, start_match
 from app.web.review import NotReviewable, is_coached, review_view
 
 router = APIRouter(prefix="/game", tags=["table"])
@@ -35,7 +35,9 @@ async def wait_out(request: Request, level: Level, started: float) -> None:
     Its thinking takes longer for some hands than others; holding the answer back for the rest
     keeps that from showing in the answer's time. ``gin-rummy``'s server holds the answer's bytes
     itself (``app.server.RELEASE_TIME``), so the route renders it at once; under another server
-    (the tests' in-process client, a bare ``uvicorn``) the route sleeps out the rest.
+    (the tests' in-process client, a bare ``uvicorn``) the route sleeps out the rest. Called only
+    when the computer did move, which the answer shows anyway: a draw, after which the person
+    plays on, has nothing to hide and is not kept waiting (Expert's floor is long enough to feel).
     """
     not_before = started + level.reply_seconds
     release = request.scope.get("extensions", {}).get(RELEASE_TIME)
@@ -70,7 +72,8 @@ async def new_match(request: Request, posted: PostedForm, sealer: SealerDep, rng
         previous = None  # the person chose to start afresh: a coin flip decides who starts
     started = now()
     game = Current(start_match(chosen, rng, previous), replace(posted, selected=None), sealer)
-    await wait_out(request, chosen, started)  # the computer may have answered the first upcard
+    if computer_moved(None, game.state):  # it starts: it took or passed the first upcard
+        await wait_out(request, chosen, started)
     return render_table(request, await commit(request, game), announce_from=0)
 
 
@@ -102,7 +105,8 @@ async def act(request: Request, game: CurrentGame, rng: Rng) -> Response:
     except EngineError as error:
         # Illegal or garbled: the same table, unchanged, with the engine's reason.
         return render_table(request, await commit(request, game), message=str(error), status_code=409)
-    await wait_out(request, game.saved.level, started)
+    if computer_moved(before, after.state):
+        await wait_out(request, game.saved.level, started)
     # A selection survives a draw (choose your discard early); a card no longer held is dropped when shown.
     same_hand = after.state.deal == before.deal
     moved = await commit(request, game.moved_to(after))

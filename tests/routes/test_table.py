@@ -236,3 +236,25 @@ def test_the_hard_computer_s_reply_takes_at_least_its_floor_whatever_its_cards(p
     assert time.perf_counter() - started >= floor
     assert page.status == 200
     assert [e.player for e in player.state.log[-2:]] == [COMPUTER, COMPUTER]  # it did reply
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_the_reply_floor_is_waited_out_only_when_the_computer_moved(
+    player: Player, monkeypatch: pytest.MonkeyPatch, level: Level
+) -> None:
+    # Whether the computer moved is on the table anyway (its move is shown), so a draw, after which the
+    # person plays on, waits for nothing: with Expert's floor it would lag for no reason. Counted, not timed.
+    waited: list[Level] = []
+
+    async def wait_out(request: object, level: Level, started: float) -> None:
+        waited.append(level)
+
+    monkeypatch.setattr("app.routes.table.wait_out", wait_out)
+    state = make_state("2s 3s 4s 7c 7d 9h Th Kd 5c Ac", "Qs Js 9c 8c 8d 6h 5h 5d Kh Qd", "4d 7h")
+    page = player.load(state, level=level.value)
+    page = player.press(page.starting("Stock")[0])
+    assert waited == [] and player.state.log[-1].player != COMPUTER
+    page = player.press(page.starting("king of diamonds")[0])
+    page = player.press(page.named("Discard"))
+    assert waited == [level] and player.state.log[-1].player == COMPUTER
+    assert page.status == 200
