@@ -71,7 +71,11 @@ async def new_match(request: Request, posted: PostedForm, sealer: SealerDep, rng
     except UnreadableSave:
         previous = None  # the person chose to start afresh: a coin flip decides who starts
     started = now()
-    game = Current(start_match(chosen, rng, previous), replace(posted, selected=None), sealer)
+    if chosen.thinks_in_a_thread:
+        match = await run_in_threadpool(start_match, chosen, rng, previous)
+    else:
+        match = start_match(chosen, rng, previous)
+    game = Current(match, replace(posted, selected=None), sealer)
     if computer_moved(None, game.state):  # it starts: it took or passed the first upcard
         await wait_out(request, chosen, started)
     return render_table(request, await commit(request, game), announce_from=0)
@@ -100,13 +104,18 @@ async def act(request: Request, game: CurrentGame, rng: Rng) -> Response:
     """Play the person's move, let the computer reply, and show the table."""
     before = game.state
     started = now()
+    level = game.saved.level
     try:
-        after = play(game.saved, Action.parse(game.posted.action), rng)
+        action = Action.parse(game.posted.action)
+        if level.thinks_in_a_thread:  # long thinking would hold up the worker's other requests
+            after = await run_in_threadpool(play, game.saved, action, rng)
+        else:
+            after = play(game.saved, action, rng)
     except EngineError as error:
         # Illegal or garbled: the same table, unchanged, with the engine's reason.
         return render_table(request, await commit(request, game), message=str(error), status_code=409)
     if computer_moved(before, after.state):
-        await wait_out(request, game.saved.level, started)
+        await wait_out(request, level, started)
     # A selection survives a draw (choose your discard early); a card no longer held is dropped when shown.
     same_hand = after.state.deal == before.deal
     moved = await commit(request, game.moved_to(after))
