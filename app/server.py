@@ -1,4 +1,4 @@
-"""uvicorn's fast HTTP protocol with the two limits it lacks: header size, and time to send a request.
+"""uvicorn's fast HTTP protocol with the two limits it lacks, and answers that keep a release time.
 
 uvicorn's httptools protocol accepts request headers of any size (issue 12 sent a 32 MB one)
 and waits forever for a request sent a byte at a time (1,000 of them stayed open). Its h11
@@ -11,6 +11,12 @@ protocol with:
   of a request on a kept-alive connection, to the request's last byte: a client that sends
   slower is disconnected. The app's own time to answer is not limited.
 
+It also keeps an answer back until the time its route names (``RELEASE_TIME``): a move's answer
+must not leave sooner than its level's floor (``Level.reply_seconds``), so that its time tells
+nothing about the computer's cards. The route sets the time and carries on; the bytes wait here
+and go out from a timer. Sleeping in the route instead cost each move two more turns of a busy
+event loop (the timer's, then the task's), the largest part of a move's time under load.
+
 ``gin-rummy`` serves with it. These limits keep one server standing; they are no substitute for
 the reverse proxy an internet-facing server needs in front (``docs/operations.md``).
 """
@@ -18,16 +24,24 @@ the reverse proxy an internet-facing server needs in front (``docs/operations.md
 from __future__ import annotations
 
 import asyncio
+import weakref
+from collections import deque
 from typing import Any
 
+from uvicorn._types import ASGIReceiveCallable, ASGISendCallable, Scope
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from app.settings import get_settings
 
-__all__ = ["MAX_HEADER_BYTES", "GuardedHttpTools"]
+__all__ = ["MAX_HEADER_BYTES", "RELEASE_TIME", "GuardedHttpTools"]
 
 MAX_HEADER_BYTES = 16 * 1024
 """The page's requests carry under 2 KB of headers; 16 KB is what h11 and nginx allow by default."""
+
+
+RELEASE_TIME = "gin.release_time"
+"""The ASGI extension (``scope["extensions"]``) through which a route names when its answer may
+leave: the route sets the extension's ``"not_before"`` (in the event loop's clock)."""
 
 
 class HeadersTooLarge(Exception):
@@ -42,9 +56,18 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._header_bytes = 0
         self._deadline: asyncio.TimerHandle | None = None
         self._request_seconds = get_settings().request_seconds
+        self._outbox: _Outbox | None = None
+        app, holding, loop = self.app, _holding(self.loop), self.loop
+
+        async def letting_go_first(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+            _let_go_due(holding, loop.time())
+            await app(scope, receive, send)
+
+        self.app = letting_go_first
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self._outbox = _Outbox(transport, self.loop)
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -63,6 +86,14 @@ class GuardedHttpTools(HttpToolsProtocol):
     def on_header(self, name: bytes, value: bytes) -> None:
         self._count(len(name) + len(value) + 4)
         super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        super().on_headers_complete()
+        cycle = self.cycle  # this request's, unless the parser stopped for an upgrade
+        if cycle is not None and self._outbox is not None and not isinstance(cycle.transport, _AnswerWrites):
+            release: dict[object, object] = {"not_before": 0.0}
+            cycle.scope.setdefault("extensions", {})[RELEASE_TIME] = release
+            cycle.transport = _AnswerWrites(self.transport, self._outbox, release)  # type: ignore[assignment]
 
     def on_message_complete(self) -> None:
         self._disarm()  # the whole request is in: the app takes the time it needs
@@ -86,3 +117,98 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._deadline = None
         if not self.transport.is_closing():
             self.transport.close()
+
+
+_OUTBOXES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[_Outbox]] = weakref.WeakKeyDictionary()
+
+
+def _holding(loop: asyncio.AbstractEventLoop) -> list[_Outbox]:
+    """The connections on ``loop`` holding answers back, shared by all of them."""
+    return _OUTBOXES.setdefault(loop, [])
+
+
+def _let_go_due(holding: list[_Outbox], now: float) -> None:
+    # Each request's task lets go of the answers whose time has come before it starts its own
+    # work: they leave within a request's time of their release time, spread through the loop's
+    # turn, rather than together at the end of the turn from their timers (the clients' next
+    # requests then reach the loop's next look at its sockets, not the one after).
+    if holding:
+        holding[:] = [outbox for outbox in holding if outbox.let_go_due(now)]
+
+
+class _Outbox:
+    """One connection's answers on their way out: in order, each no sooner than its release time.
+
+    An answer written before its time waits here, with any answer written after it on the same
+    connection (HTTP/1.1 lets a client send the next request before the answer to the last), and
+    a close waits for them. Each waiting answer leaves at once when its time has come: by the
+    first request task to start after that, or else by a timer.
+    """
+
+    __slots__ = ("_close", "_holding", "_loop", "_queue", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport, self._loop = transport, loop
+        self._holding = _holding(loop)
+        self._queue: deque[tuple[float, list[bytes]]] = deque()
+        self._close = False
+
+    def write(self, data: bytes, not_before: float) -> None:
+        if self._queue:
+            last, chunks = self._queue[-1]
+            if not_before <= last:
+                chunks.append(data)
+            else:
+                self._queue.append((not_before, [data]))
+                self._loop.call_at(not_before, self._let_go_now)
+        elif not_before > self._loop.time():
+            self._queue.append((not_before, [data]))
+            self._holding.append(self)
+            self._loop.call_at(not_before, self._let_go_now)
+        else:
+            self._transport.write(data)
+
+    def close(self) -> None:
+        if self._queue:
+            self._close = True
+        else:
+            self._transport.close()
+
+    def let_go_due(self, now: float) -> bool:
+        """Write the answers whose time has come; whether any is still held."""
+        queue = self._queue
+        while queue and queue[0][0] <= now:
+            _, chunks = queue.popleft()
+            if not self._transport.is_closing():  # the client may have gone meanwhile
+                self._transport.write(b"".join(chunks))
+        if queue:
+            return True
+        if self._close:
+            self._close = False
+            self._transport.close()
+        return False
+
+    def _let_go_now(self) -> None:
+        self.let_go_due(self._loop.time())
+
+
+class _AnswerWrites:
+    """The connection as one request's answer writes to it: through the outbox, at its release time."""
+
+    __slots__ = ("_outbox", "_release", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, outbox: _Outbox, release: dict[object, object]) -> None:
+        self._transport, self._outbox, self._release = transport, outbox, release
+
+    def write(self, data: bytes) -> None:
+        not_before = self._release["not_before"]
+        self._outbox.write(data, not_before if isinstance(not_before, float) else 0.0)
+
+    def close(self) -> None:
+        self._outbox.close()
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)

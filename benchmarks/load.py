@@ -38,6 +38,7 @@ from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from app.ai import Level
 from devtools.live import running_redis, running_server
 
 __all__ = ["Measurement", "Report", "cores", "main", "run"]
@@ -230,8 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 1 <= options.duration <= 600:
         parser.error("--duration must be between 1 and 600 seconds")
     levels = tuple(level.strip() for level in options.levels.split(",") if level.strip())
-    if not levels or not set(levels) <= {"easy", "normal", "hard"}:
-        parser.error("--levels takes easy, normal and hard, comma-separated")
+    if not levels or not set(levels) <= {level.value for level in Level}:
+        parser.error(f"--levels takes {', '.join(level.value for level in Level)}, comma-separated")
     report = run(
         duration=options.duration,
         connections=options.connections,

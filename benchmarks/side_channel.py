@@ -47,6 +47,7 @@ from pathlib import Path
 from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 
+from app.ai import Level
 from app.engine import ActionKind, Card, GameState, Phase, deadwood, view
 from app.main import create_app
 from app.routes.deps import get_rng
@@ -284,7 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--moves", type=int, default=3000, help="classified discards to time (default 3000)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--level", default="hard", choices=["easy", "normal", "hard"])
+    parser.add_argument("--level", default="hard", choices=[level.value for level in Level])
     parser.add_argument("--paired", action="store_true", help="the same public positions, hidden cards dealt again")
     parser.add_argument("--positions", type=int, default=250, help="with --paired: positions (default 250)")
     parser.add_argument("--variants", type=int, default=12, help="with --paired: games per position (default 12)")

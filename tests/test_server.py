@@ -1,4 +1,5 @@
-"""app.server: the real ``gin-rummy`` bounds request headers and disconnects slow clients (issue 12).
+"""app.server: the real ``gin-rummy`` bounds request headers, disconnects slow clients, and holds a
+move's answer back until its floor (issue 12).
 
 Before, uvicorn's httptools protocol took a 32 MB header, and 1,000 requests sent a byte at a
 time stayed open for as long as the client liked.
@@ -7,12 +8,14 @@ time stayed open for as long as the client liked.
 from __future__ import annotations
 
 import contextlib
+import re
 import socket
 import time
 from collections.abc import Iterator
 
 import pytest
 
+from app.ai import Level
 from app.server import MAX_HEADER_BYTES
 from devtools.live import LiveServer, running_server
 
@@ -87,3 +90,45 @@ def test_a_kept_alive_connection_is_not_cut_while_the_app_answers(server: LiveSe
                 answer += chunk
             assert answer.startswith(b"HTTP/1.1 200")
             time.sleep(REQUEST_SECONDS * 1.5)  # idle between requests: the keep-alive timeout (5 s) applies
+
+
+def test_a_held_answer_leaves_after_its_floor_and_before_the_next_answer_on_its_connection(
+    server: LiveServer,
+) -> None:
+    # The server, not the route, waits out the floor of a move's answer (app.server's outbox). A
+    # client may send its next request before the answer comes (HTTP/1.1 pipelining): the next
+    # answer, which has no floor, must still come second. The floor applies when the computer moves:
+    # in a new match, when it starts (R3: the starter alternates from the posted match), so of two
+    # matches in a row one waits.
+    floor = Level.HARD.reply_seconds
+    health = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+
+    def new_match(token: bytes) -> bytes:
+        form = b"level=hard&token=" + token
+        return (
+            b"POST /game/new HTTP/1.1\r\nHost: 127.0.0.1\r\nHX-Request: true\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s" % (len(form), form)
+        )
+
+    def token_in(answer: bytes) -> bytes:
+        token = re.search(rb'data-token="([^"]+)"', answer)
+        assert token, answer[:300]
+        return token.group(1)
+
+    with connect(server) as connection:  # a first match warms the server up: the next ones are quick
+        connection.sendall(new_match(b"").replace(b"Host:", b"Connection: close\r\nHost:"))
+        token = token_in(read_all(connection))
+    waits = []
+    for _ in range(2):
+        with connect(server) as connection:
+            started = time.perf_counter()
+            connection.sendall(new_match(token) + health)
+            first = connection.recv(65536)
+            waits.append(time.perf_counter() - started)
+            answers = first + read_all(connection)
+        assert answers.startswith(b"HTTP/1.1 200"), answers[:200]
+        table, _, rest = answers.partition(b'{"status":"ok"}')
+        assert b"data-token=" in table, "the table came first"
+        assert rest == b"" and table.count(b"HTTP/1.1 200") == 2, "then the health check, last"
+        token = token_in(table)
+    assert max(waits) >= floor

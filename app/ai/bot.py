@@ -1,6 +1,6 @@
 """The computer as a stand-alone bot speaking gin-arena/1 (JSON lines on stdin/stdout; see docs/protocol.md).
 
-    python -m app.ai.bot [--level hard]
+    python -m app.ai.bot [--level easy|normal|hard|expert]   (default hard)
 
 The bot keeps an engine ``GameState`` of the hand in play in which the cards it cannot see
 (the opponent's hidden cards and the stock) are filled in arbitrarily, and moves them around

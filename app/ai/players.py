@@ -301,7 +301,6 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
         if style.search_veto and knock_card:
             if not _should_knock(ctx, k.hand ^ knock_card, 0, rng):
                 knock_card = 0
-
         elif style.search_veto and style.even_time:
             _weigh_a_knock_anyway(ctx)  # what the heuristic's knock check costs, when none is possible
         return _search_throw(ctx, card, knock_card, rng)

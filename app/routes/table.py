@@ -6,7 +6,6 @@ Every handler is thin: read the posted save, ask the engine (through ``app.web.p
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import replace
 
 from fastapi import APIRouter, Request, Response
@@ -16,7 +15,8 @@ from app.ai import Level
 from app.engine import Action, EngineError
 from app.routes.deps import Current, CurrentGame, OpenedGame, PostedForm, Rng, SealerDep, commit, open_game
 from app.routes.render import render_chooser, render_review, render_table
-from app.web import UnreadableSave, open_save, play, start_match
+from app.server import RELEASE_TIME
+from app.web import UnreadableSave, computer_moved, open_save, play, start_match
 from app.web.review import NotReviewable, is_coached, review_view
 
 router = APIRouter(prefix="/game", tags=["table"])
@@ -24,13 +24,27 @@ router = APIRouter(prefix="/game", tags=["table"])
 LEVEL_VALUES = ", ".join(level.value for level in Level)
 
 
-async def wait_out(level: Level, started: float) -> None:
+def now() -> float:
+    """The event loop's clock, which the server's release times are set in."""
+    return asyncio.get_running_loop().time()
+
+
+async def wait_out(request: Request, level: Level, started: float) -> None:
     """Let the computer's reply take at least the level's ``reply_seconds`` since ``started``.
 
-    Its thinking takes longer for some hands than others; waiting out the rest (the event loop
-    serves other requests meanwhile) keeps that from showing in the answer's time.
+    Its thinking takes longer for some hands than others; holding the answer back for the rest
+    keeps that from showing in the answer's time. ``gin-rummy``'s server holds the answer's bytes
+    itself (``app.server.RELEASE_TIME``), so the route renders it at once; under another server
+    (the tests' in-process client, a bare ``uvicorn``) the route sleeps out the rest. Called only
+    when the computer did move, which the answer shows anyway: a draw, after which the person
+    plays on, has nothing to hide and is not kept waiting (Expert's floor is long enough to feel).
     """
-    rest = level.reply_seconds - (time.perf_counter() - started)
+    not_before = started + level.reply_seconds
+    release = request.scope.get("extensions", {}).get(RELEASE_TIME)
+    if release is not None:
+        release["not_before"] = not_before
+        return
+    rest = not_before - now()
     if rest > 0:
         await asyncio.sleep(rest)
 
@@ -56,9 +70,14 @@ async def new_match(request: Request, posted: PostedForm, sealer: SealerDep, rng
         previous = open_save(sealer, posted.token).state if posted.token else None
     except UnreadableSave:
         previous = None  # the person chose to start afresh: a coin flip decides who starts
-    started = time.perf_counter()
-    game = Current(start_match(chosen, rng, previous), replace(posted, selected=None), sealer)
-    await wait_out(chosen, started)  # the computer may have answered the first upcard
+    started = now()
+    if chosen.thinks_in_a_thread:
+        match = await run_in_threadpool(start_match, chosen, rng, previous)
+    else:
+        match = start_match(chosen, rng, previous)
+    game = Current(match, replace(posted, selected=None), sealer)
+    if computer_moved(None, game.state):  # it starts: it took or passed the first upcard
+        await wait_out(request, chosen, started)
     return render_table(request, await commit(request, game), announce_from=0)
 
 
@@ -84,13 +103,19 @@ async def hint(request: Request, game: CurrentGame) -> Response:
 async def act(request: Request, game: CurrentGame, rng: Rng) -> Response:
     """Play the person's move, let the computer reply, and show the table."""
     before = game.state
-    started = time.perf_counter()
+    started = now()
+    level = game.saved.level
     try:
-        after = play(game.saved, Action.parse(game.posted.action), rng)
+        action = Action.parse(game.posted.action)
+        if level.thinks_in_a_thread:  # long thinking would hold up the worker's other requests
+            after = await run_in_threadpool(play, game.saved, action, rng)
+        else:
+            after = play(game.saved, action, rng)
     except EngineError as error:
         # Illegal or garbled: the same table, unchanged, with the engine's reason.
         return render_table(request, await commit(request, game), message=str(error), status_code=409)
-    await wait_out(game.saved.level, started)
+    if computer_moved(before, after.state):
+        await wait_out(request, level, started)
     # A selection survives a draw (choose your discard early); a card no longer held is dropped when shown.
     same_hand = after.state.deal == before.deal
     moved = await commit(request, game.moved_to(after))

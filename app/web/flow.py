@@ -13,7 +13,7 @@ from app.ai import Level, choose
 from app.engine import Action, GameState, Seat, apply, legal_actions, new_match, view
 from app.web.saved import SavedGame
 
-__all__ = ["COMPUTER", "HUMAN", "computer_replies", "play", "start_match"]
+__all__ = ["COMPUTER", "HUMAN", "computer_moved", "computer_replies", "play", "start_match"]
 
 HUMAN, COMPUTER = Seat.FIRST, Seat.SECOND
 """The web table seats the person first and the computer second."""
@@ -44,6 +44,14 @@ def computer_replies(state: GameState, level: Level, rng: random.Random) -> Game
             return state
         state = apply(state, _computer_move(state, level, rng), rng)
     raise RuntimeError("The computer kept moving past the length of any hand.")
+
+
+def computer_moved(before: GameState | None, after: GameState) -> bool:
+    """Whether the computer made a move on the way from ``before`` (``None``: a new match) to ``after``,
+    in the same hand or in the next one dealt. Public: the log shows each move, its cards as ``view`` hides them."""
+    same_hand = before is not None and after.deal == before.deal
+    since = after.log[len(before.log) :] if before is not None and same_hand else after.log
+    return any(event.player == COMPUTER for event in since)
 
 
 def _computer_move(state: GameState, level: Level, rng: random.Random) -> Action:

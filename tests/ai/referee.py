@@ -105,11 +105,14 @@ class Referee:
             assert action.card is not None
             self.send({"type": "discard", "player": p, "card": str(action.card), "knock": kind is ActionKind.KNOCK})
 
-    def play_match(self, seed: int) -> GameState:
+    def play_match(self, seed: int, hands: int | None = None) -> GameState:
+        """A whole match, or its first ``hands`` hands (the state at the last one's end)."""
         state = new_match(self.rng)
         self.send({"type": "new_match", "match": 0, "seed": seed, "target": 100})
         self.start_hand(state)
         while state.phase is not Phase.MATCH_OVER:
+            if state.phase is Phase.HAND_OVER and hands is not None and state.hand_number >= hands:
+                return state
             if state.phase is Phase.HAND_OVER:
                 self.send({"type": "hand_end", "kind": state.last_hand.kind.value if state.last_hand else "void",
                            "scores": {"me": state.scores[BOT], "opp": state.scores[HOST]}})  # fmt: skip

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 import pytest
-from playwright.sync_api import Browser, Playwright, expect
+from playwright.sync_api import Browser, Playwright, Route, expect
 
+from app.ai import Level
 from app.engine import Phase
 from tests.browser.positions import (
     KeyedServer,
@@ -237,6 +238,62 @@ def test_no_movement_under_reduced_motion_or_when_turned_off(
         seat.page.context.close()
 
 
+# ---- The computer thinking ----
+
+# Press a move and, in the same task (no time passes), read the cue: shown or not, and how long its
+# appearance waits. The press is what a tap does: htmx sends the move and marks the button.
+PRESS_AND_READ_CUE = """button => {
+  button.click();
+  const cue = document.querySelector('#table .thinking');
+  const wait = cue.getAnimations().find(a => a.transitionProperty === 'visibility');
+  return {visibility: getComputedStyle(cue).visibility, delay: wait ? wait.effect.getTiming().delay / 1000 : null};
+}"""
+
+
+@pytest.mark.parametrize("level", [Level.EXPERT, Level.NORMAL])
+def test_thinking_shows_only_when_the_answer_takes_longer_than_a_blink(seat: Seat, level: Level) -> None:
+    # Held on its way (Playwright's route), the move keeps the computer "thinking" as long as the test
+    # likes: no race with the server's answer.
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    seat.page.route("**/game/act", hold)
+    seat.load(knockable(), level=level.value)
+    cue = seat.page.locator("#table .thinking")
+    expect(cue).to_be_hidden()
+    seat.choose(seat.card("four of diamonds"))
+    before = seat.token
+    pressed = seat.button("Discard").evaluate(PRESS_AND_READ_CUE)
+    # At the press it does not show yet: it waits longer than the quicker levels' whole reply (their
+    # floors are above their slowest decisions), so a Normal move is answered before it could show,
+    # and less than Expert's floor, so every Expert reply shows it, whatever its cards.
+    assert pressed["visibility"] == "hidden"
+    delay = pressed["delay"]
+    assert delay is not None
+    assert (level.reply_seconds > delay) == (level is Level.EXPERT)
+    assert all(other.reply_seconds < delay for other in Level if other is not Level.EXPERT)
+    expect(cue).to_be_visible()  # still on its way after the delay: the computer is shown thinking
+    expect(cue).to_have_text("Thinking…")
+    expect(seat.page.locator("#table .count-words")).to_be_hidden()  # in the count's place
+    assert len(held) == 1
+    held[0].continue_()
+    seat.page.unroute("**/game/act")
+    seat.wait_for_new_table(before)
+    expect(seat.page.locator("#table .count-words")).to_be_visible()
+    expect(cue).to_be_hidden()
+    # Moves that keep the turn (a draw) never show it, however long they take.
+    before = seat.token
+    seat.page.route("**/game/act", hold)
+    seat.button(re.compile("^Stock")).click()
+    seat.page.wait_for_timeout(400)  # well past the cue's delay while the draw is held
+    expect(cue).to_be_hidden()
+    held[1].continue_()
+    seat.page.unroute("**/game/act")
+    seat.wait_for_new_table(before)
+
+
 # ---- No misclicks ----
 
 
@@ -388,6 +445,57 @@ def test_undercuts_gins_and_the_computers_wins_are_counted(seat: Seat) -> None:
     counts = {"gins.computer": "1", "undercuts.computer": "1", "hands.computer": "2", "knocks.you": "1"}
     for name, value in counts.items():
         expect(seat.page.locator(f'[data-stat="{name}"]')).to_have_text(value)
+
+
+def test_statistics_are_kept_per_level_and_those_kept_before_levels_are_not_lost(seat: Seat) -> None:
+    page = seat.page
+    # Statistics as the page kept them before levels were (format 1): 2 hands to 1, a match won 104 to 40.
+    before = {
+        "version": 1, "hands": {"you": 2, "computer": 1, "void": 0}, "matches": {"you": 1, "computer": 0},
+        "gins": {"you": 0, "computer": 1}, "knocks": {"you": 2, "computer": 0}, "undercuts": {"you": 0, "computer": 0},
+        "knockDeadwood": {"total": 8, "count": 2}, "best": {"you": 104, "computer": 40},
+        "counted": ["old:1", "old:2", "old:3", "match:old"],
+    }  # fmt: skip
+    page.goto(seat.base_url + "/rules")
+    page.evaluate("s => localStorage.setItem('gin-rummy.stats', JSON.stringify(s))", before)
+    seat.load(match_point(), level=Level.EXPERT.value)  # your knock wins it 110 to 74, against Expert
+    seat.choose(seat.card("king of clubs"))
+    seat.press(seat.button("Knock (4)"))
+    page.goto(seat.base_url + "/stats")
+
+    def row(label: str) -> Any:
+        return page.locator(".stats-levels tbody tr").filter(has=page.get_by_role("rowheader", name=label))
+
+    for level in Level:
+        matches, hands = ("1 to 0", "1 to 0") if level is Level.EXPERT else ("0 to 0", "0 to 0")
+        expect(row(level.label).locator("td")).to_have_text([matches, hands])
+    expect(row("Level not recorded").locator("td")).to_have_text(["1 to 0", "2 to 1"])
+
+    def stat(name: str) -> Any:
+        return expect(page.locator(f'[data-stat="{name}"]'))
+
+    # All levels, the older hands included.
+    stat("hands.you").to_have_text("3")
+    stat("matches.you").to_have_text("2")
+    stat("knockAverage").to_have_text("4.0 over 3 knocks")
+    stat("best").to_have_text("Won 104 to 40")
+    chooser = page.get_by_role("combobox", name="Show")
+    chooser.select_option(label="Expert")
+    stat("hands.you").to_have_text("1")
+    stat("knockAverage").to_have_text("4.0 over 1 knock")
+    stat("best").to_have_text("Won 110 to 74")
+    chooser.select_option(label="Level not recorded")
+    stat("gins.computer").to_have_text("1")
+    stat("best").to_have_text("Won 104 to 40")
+    chooser.select_option(label="Normal")
+    stat("hands.you").to_have_text("0")
+    stat("best").to_have_text("No match finished yet")
+    # A reset empties every level; with nothing from before, that row and choice are gone.
+    page.get_by_role("button", name="Reset statistics…").click()
+    page.get_by_role("button", name="Yes, reset them").click()
+    expect(row("Level not recorded")).to_be_hidden()
+    expect(row("Expert").locator("td")).to_have_text(["0 to 0", "0 to 0"])
+    expect(chooser.locator("option[value=unrecorded]")).to_be_disabled()
 
 
 # ---- Hints ----

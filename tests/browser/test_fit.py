@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, expect
 
+from app.ai import Level
 from app.engine import Phase
 from tests.browser.positions import (
     KeyedServer,
@@ -193,6 +194,22 @@ def test_every_phase_fits_the_viewport(screen: Screen) -> None:
 def test_every_phase_fits_the_viewport_with_large_cards(screen: Screen) -> None:
     large_cards(screen.seat)
     play_every_phase(screen, " (large cards)")
+
+
+def test_the_new_match_chooser_fits_the_viewport(screen: Screen) -> None:
+    # Each level is a choice to tap, New match under them: on the first visit, and with a game to go back to.
+    seat = screen.seat
+    page = seat.page
+    levels = page.locator("#table .levels .level")
+    page.goto(seat.base_url + "/rules")
+    page.evaluate("localStorage.clear()")
+    seat.open()
+    expect(levels).to_have_count(len(Level))
+    screen.check("new-match chooser", [seat.button("New match"), levels], [page.get_by_role("heading", level=1)])
+    seat.load(drawing())
+    seat.press(seat.button("Start over…"))
+    primary = [seat.button("New match"), levels, seat.button("Back to my game")]
+    screen.check("new-match chooser with a game to go back to", primary, [])
 
 
 PLAYED = 3

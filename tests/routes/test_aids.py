@@ -6,8 +6,10 @@ import hashlib
 import json
 import re
 
+import pytest
 from fastapi.testclient import TestClient
 
+from app.ai import Level
 from app.engine import Card, Phase
 from app.seal import Sealer
 from app.web import SavedGame, seal_save
@@ -122,10 +124,20 @@ def test_each_finished_hand_carries_one_record_for_the_statistics(player: Player
     assert attr(page, "data-match") == match, "the match keeps its id from move to move"
     record = json.loads(re.search(r"data-record='([^']*)'", page.html).group(1))  # type: ignore[union-attr]
     assert record == {
-        "key": f"{match}:1", "kind": "knock", "knocker": "you", "winner": "you", "points": record["points"],
-        "knockerDeadwood": 4, "match": None,
+        "key": f"{match}:1", "level": "normal", "kind": "knock", "knocker": "you", "winner": "you",
+        "points": record["points"], "knockerDeadwood": 4, "match": None,
     }  # fmt: skip
     assert record["points"] > 0
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_the_statistics_record_names_the_level_played(player: Player, level: Level) -> None:
+    # Issue 15: the statistics keep results per level, so each hand's record says which it was.
+    page = player.load(make_state(KNOCKABLE, JUNK, "Tc", phase=Phase.DISCARD), level=level.value)
+    page = player.press(page.starting("king of clubs")[0])
+    page = player.press(page.starting("Knock")[0])
+    record = json.loads(re.search(r"data-record='([^']*)'", page.html).group(1))  # type: ignore[union-attr]
+    assert record["level"] == level.value == player.saved.level
 
 
 def test_the_match_end_record_names_the_winner_and_the_final_score(player: Player) -> None:

@@ -8,6 +8,7 @@ import pytest
 from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 
+from app.ai import Level
 from app.engine import Phase
 from app.seal import Sealer
 from tests.engine.states import make_state
@@ -143,7 +144,7 @@ def test_choosing_a_card_from_a_stale_page_shows_the_current_table(player: Playe
 def test_an_unknown_level_is_refused_with_the_choices(player: Player) -> None:
     page = player.post("/game/new", level="impossible")
     assert page.status == 400
-    assert "easy, normal, hard" in page.message
+    assert all(level.value in page.message for level in Level)
     assert player.token == ""
 
 

@@ -9,6 +9,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+from app.ai import Level
 from app.web.table.shortcuts import KEY_OF, SHORTCUTS
 from tests.routes.conftest import HX, Player
 
@@ -120,3 +121,14 @@ def test_a_fixed_page_says_once_that_it_varies_with_accept_encoding(
     assert response.status_code == 200
     assert response.headers.get_list("vary") == ["Accept-Encoding"]
     assert (response.headers.get("content-encoding") == "gzip") == (encoding == "gzip")
+
+
+def test_the_statistics_page_has_a_row_and_a_choice_for_each_level(client: TestClient) -> None:
+    # Issue 15: results per level; its script fills the cells from what this browser kept.
+    page = client.get("/stats").text
+    for level in Level:
+        assert f'<tr><th scope="row">{level.label}</th><td data-level="{level.value}" data-stat="matches.both">' in page
+        assert f'<option value="{level.value}">{level.label}</option>' in page
+    # Hands counted before levels were kept: a row and a choice of their own, hidden until there are some.
+    assert '<tr data-unrecorded hidden><th scope="row">Level not recorded</th>' in page
+    assert '<option value="unrecorded" data-unrecorded hidden disabled>Level not recorded</option>' in page

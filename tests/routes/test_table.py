@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 
 import pytest
 
-from app.ai import Level
+from app.ai import PLAYERS, Level
 from app.engine import Action, ActionKind, Card, GameState, Phase, apply, discard_deadwoods, legal_actions, view
 from tests.engine.states import make_state
 from tests.routes.conftest import Player
@@ -236,3 +237,58 @@ def test_the_hard_computer_s_reply_takes_at_least_its_floor_whatever_its_cards(p
     assert time.perf_counter() - started >= floor
     assert page.status == 200
     assert [e.player for e in player.state.log[-2:]] == [COMPUTER, COMPUTER]  # it did reply
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_the_reply_floor_is_waited_out_only_when_the_computer_moved(
+    player: Player, monkeypatch: pytest.MonkeyPatch, level: Level
+) -> None:
+    # Whether the computer moved is on the table anyway (its move is shown), so a draw, after which the
+    # person plays on, waits for nothing: with Expert's floor it would lag for no reason. Counted, not timed.
+    waited: list[Level] = []
+
+    async def wait_out(request: object, level: Level, started: float) -> None:
+        waited.append(level)
+
+    monkeypatch.setattr("app.routes.table.wait_out", wait_out)
+    state = make_state("2s 3s 4s 7c 7d 9h Th Kd 5c Ac", "Qs Js 9c 8c 8d 6h 5h 5d Kh Qd", "4d 7h")
+    page = player.load(state, level=level.value)
+    page = player.press(page.starting("Stock")[0])
+    assert waited == [] and player.state.log[-1].player != COMPUTER
+    page = player.press(page.starting("king of diamonds")[0])
+    page = player.press(page.named("Discard"))
+    assert waited == [level] and player.state.log[-1].player == COMPUTER
+    assert page.status == 200
+
+
+def _on_an_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_a_level_that_thinks_long_thinks_off_the_event_loop(
+    player: Player, monkeypatch: pytest.MonkeyPatch, level: Level
+) -> None:
+    # Expert's search takes tens of milliseconds and more: on the event loop it would hold up every other
+    # request of the worker. The quicker levels think on the loop (a thread's hand-over costs more).
+    on_loop: list[bool] = []
+    decide = PLAYERS[level]
+
+    def watched(v: object, rng: random.Random) -> Action:
+        on_loop.append(_on_an_event_loop())
+        return decide(v, rng)  # type: ignore[arg-type]
+
+    monkeypatch.setitem(PLAYERS, level, watched)
+    state = make_state("2s 3s 4s 7c 7d 9h Th Kd 5c Ac", "Qs Js 9c 8c 8d 6h 5h 5d Kh Qd", "4d 7h")
+    page = player.load(state, level=level.value)
+    page = player.press(page.starting("Stock")[0])
+    page = player.press(page.starting("king of diamonds")[0])
+    page = player.press(page.named("Discard"))
+    assert page.status == 200
+    assert on_loop, "the computer replied"
+    assert on_loop == [not level.thinks_in_a_thread] * len(on_loop)
+    assert [level for level in Level if level.thinks_in_a_thread] == [Level.EXPERT]

@@ -1,17 +1,22 @@
 // Statistics kept in this browser (localStorage): on the table, each finished hand and match is
 // counted once, keyed by match id and hand number, so a reload or a repeated swap of the same
 // result screen never counts it again; on /stats, the numbers are shown and can be reset, after
-// a confirmation step in the page.
+// a confirmation step in the page. They are kept per level (the record names it), so a person can
+// see how they fare against each; the page shows one level's figures or all of them added up.
 (function () {
   "use strict";
   var KEY = "gin-rummy.stats";
   var KEEP_KEYS = 500; // counted hand keys remembered: far more than any unfinished match can revisit
+  // Format 1 kept one set of counts for every level. Which level each of those hands was played at is
+  // not known, so they stay apart under this name ("Level not recorded" on the page, the same value
+  // there), and in the totals: nothing counted before is lost.
+  var UNRECORDED = "unrecorded";
+  var COUNTS = ["hands", "matches", "gins", "knocks", "undercuts", "knockDeadwood", "best"];
 
   function pair() { return { you: 0, computer: 0 }; }
 
-  function fresh(counted) {
+  function counts() {
     return {
-      version: 1,
       hands: { you: 0, computer: 0, void: 0 },
       matches: pair(),
       gins: pair(),
@@ -19,13 +24,23 @@
       undercuts: pair(),
       knockDeadwood: { total: 0, count: 0 },
       best: null,
-      counted: counted || [],
     };
+  }
+
+  function fresh(counted) { return { version: 2, levels: {}, counted: counted || [] }; }
+
+  function migrated(old) {
+    var stats = fresh(old.counted);
+    var kept = counts();
+    COUNTS.forEach(function (name) { if (old[name] !== undefined) kept[name] = old[name]; });
+    stats.levels[UNRECORDED] = kept;
+    return stats;
   }
 
   function load() {
     var value = window.ginStore.getJSON(KEY);
-    if (value && value.version === 1 && value.hands && Array.isArray(value.counted)) return value;
+    if (value && value.version === 2 && value.levels && Array.isArray(value.counted)) return value;
+    if (value && value.version === 1 && value.hands && Array.isArray(value.counted)) return migrated(value);
     return fresh(); // none, blocked or garbled: start afresh
   }
 
@@ -37,32 +52,35 @@
   function record(entry) {
     var stats = load();
     var changed = false;
+    var level = typeof entry.level === "string" && entry.level ? entry.level : UNRECORDED;
+    if (!Object.prototype.hasOwnProperty.call(stats.levels, level)) stats.levels[level] = counts();
+    var at = stats.levels[level];
     if (entry.key && stats.counted.indexOf(entry.key) < 0) {
       stats.counted.push(entry.key);
       changed = true;
-      if (entry.kind === "void") stats.hands.void += 1;
-      else if (isSide(entry.winner)) stats.hands[entry.winner] += 1;
+      if (entry.kind === "void") at.hands.void += 1;
+      else if (isSide(entry.winner)) at.hands[entry.winner] += 1;
       if (isSide(entry.knocker)) {
-        if (entry.kind === "gin") stats.gins[entry.knocker] += 1;
+        if (entry.kind === "gin") at.gins[entry.knocker] += 1;
         if (entry.kind === "knock" || entry.kind === "undercut") {
-          stats.knocks[entry.knocker] += 1;
+          at.knocks[entry.knocker] += 1;
           if (entry.knocker === "you" && typeof entry.knockerDeadwood === "number") {
-            stats.knockDeadwood.total += entry.knockerDeadwood;
-            stats.knockDeadwood.count += 1;
+            at.knockDeadwood.total += entry.knockerDeadwood;
+            at.knockDeadwood.count += 1;
           }
         }
       }
-      if (entry.kind === "undercut" && isSide(entry.winner)) stats.undercuts[entry.winner] += 1;
+      if (entry.kind === "undercut" && isSide(entry.winner)) at.undercuts[entry.winner] += 1;
     }
     var match = entry.match;
     var matchKey = match && "match:" + match.key;
     if (match && stats.counted.indexOf(matchKey) < 0 && isSide(match.winner)) {
       stats.counted.push(matchKey);
       changed = true;
-      stats.matches[match.winner] += 1;
+      at.matches[match.winner] += 1;
       var margin = match.you - match.computer;
-      if (!stats.best || margin > stats.best.you - stats.best.computer) {
-        stats.best = { you: match.you, computer: match.computer };
+      if (!at.best || margin > at.best.you - at.best.computer) {
+        at.best = { you: match.you, computer: match.computer };
       }
     }
     if (!changed) return false;
@@ -81,6 +99,27 @@
 
   // ---- the statistics page ----
 
+  // The counts of every level added up (the best match: the widest margin at any level).
+  function total(stats) {
+    var sum = counts();
+    Object.keys(stats.levels).forEach(function (level) {
+      var c = stats.levels[level];
+      ["hands", "matches", "gins", "knocks", "undercuts", "knockDeadwood"].forEach(function (name) {
+        Object.keys(sum[name]).forEach(function (part) { sum[name][part] += (c[name] && c[name][part]) || 0; });
+      });
+      if (c.best && (!sum.best || c.best.you - c.best.computer > sum.best.you - sum.best.computer)) sum.best = c.best;
+    });
+    return sum;
+  }
+
+  // One level's counts, or all of them added up ("all").
+  function scope(stats, level) {
+    if (level === "all") return total(stats);
+    return Object.prototype.hasOwnProperty.call(stats.levels, level) ? stats.levels[level] : counts();
+  }
+
+  function played(c) { return c.hands.you + c.hands.computer + c.hands.void; }
+
   function value(stats, path) {
     if (path === "knockAverage") {
       var k = stats.knockDeadwood;
@@ -93,16 +132,30 @@
     }
     var parts = path.split(".");
     var v = stats[parts[0]];
+    if (parts[1] === "both") return (v ? v.you || 0 : 0) + " to " + (v ? v.computer || 0 : 0);
     return v ? String(v[parts[1]] || 0) : "0";
   }
 
   function show() {
     var stats = load();
+    var chooser = document.getElementById("stats-level");
+    // Hands from before levels were recorded get a row and a choice of their own; without any, neither shows.
+    var old = scope(stats, UNRECORDED);
+    var hasOld = played(old) + old.matches.you + old.matches.computer > 0;
+    var marked = document.querySelectorAll("[data-unrecorded]");
+    for (var j = 0; j < marked.length; j++) {
+      marked[j].hidden = !hasOld;
+      if (marked[j].tagName === "OPTION") marked[j].disabled = !hasOld;
+    }
+    if (chooser && chooser.value === UNRECORDED && !hasOld) chooser.value = "all";
+    var chosen = chooser ? chooser.value : "all";
     var cells = document.querySelectorAll("[data-stat]");
-    for (var i = 0; i < cells.length; i++) cells[i].textContent = value(stats, cells[i].getAttribute("data-stat"));
+    for (var i = 0; i < cells.length; i++) {
+      var level = cells[i].getAttribute("data-level") || chosen;
+      cells[i].textContent = value(scope(stats, level), cells[i].getAttribute("data-stat"));
+    }
     var empty = document.getElementById("stats-empty");
-    var played = stats.hands.you + stats.hands.computer + stats.hands.void;
-    if (empty) empty.hidden = played > 0;
+    if (empty) empty.hidden = played(total(stats)) > 0;
   }
 
   function wireReset() {
@@ -144,6 +197,8 @@
     if (document.querySelector("[data-stat]")) {
       show();
       wireReset();
+      var chooser = document.getElementById("stats-level");
+      if (chooser) chooser.addEventListener("change", show);
     }
   });
   document.addEventListener("htmx:afterSettle", function (event) {

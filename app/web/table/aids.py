@@ -106,14 +106,16 @@ def deal_check(view: PlayerView, match_id: str) -> DealCheck:
     )
 
 
-def record(view: PlayerView, match_id: str) -> dict[str, Any] | None:
-    """The finished hand (and match) for the browser's statistics; ``None`` while a hand is played."""
+def record(view: PlayerView, match_id: str, level: str) -> dict[str, Any] | None:
+    """The finished hand (and match) for the browser's statistics, which it keeps per ``level`` (the
+    level's value); ``None`` while a hand is played."""
     last = view.last_hand
     if last is None or not view.phase.over:
         return None
     result = last.result
     entry: dict[str, Any] = {
         "key": f"{match_id}:{last.number}",
+        "level": level,
         "kind": last.kind.value,
         "knocker": _WHO.get(last.knocker) if last.knocker is not None else None,
         "winner": _WHO.get(last.winner) if last.winner is not None else None,

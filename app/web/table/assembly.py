@@ -181,7 +181,7 @@ def table_view(
         can_hint=view.my_turn and view.phase.in_play,
         motion=motion,
         deal=aids.deal_check(view, match_id),
-        record=aids.record(view, match_id),
+        record=aids.record(view, match_id, level.value),
         token=token,
         at=at,
         message=message,
