@@ -1,9 +1,12 @@
 """Decision time per level: p50/p95/p99 over the decisions of seeded self-play games.
 
-    python -m benchmarks.ai_decision_time [--hands 60] [--seed 1]
+    python -m benchmarks.ai_decision_time [--hands 60] [--seed 1] [--untimed]
 
 Each level plays whole hands against the simple baseline through the engine; only the
-level's own ``choose`` calls are timed (view building included, as a web request pays it).
+level's own decisions are timed (view building included, as a web request pays it). Expert is
+timed from ``players.EXPERT`` when ``Level`` does not offer it yet. ``--untimed`` times the
+players as the arena seats them, without the work that evens out their timing (``Style.even_time``):
+what a decision costs an arena run.
 """
 
 from __future__ import annotations
@@ -13,12 +16,24 @@ import random
 import statistics
 import time
 
-from app.ai import Level, choose
+from app.ai import Level
+from app.ai.levels import PLAYERS
+from app.ai.players import EXPERT, Player, level_player
+from app.ai.research import ARENA_PLAYERS
 from app.ai.simple import simple_choice
 from app.engine import NEXT_HAND, Phase, apply, new_match, view
 
 
-def timings(level: Level, hands: int, seed: int) -> list[float]:
+def players(untimed: bool = False) -> dict[str, Player]:
+    """Every level's player, Expert included: as a person meets it, or (``untimed``) as the arena seats it."""
+    out: dict[str, Player] = {level.value: PLAYERS[level] for level in Level}
+    out.setdefault("expert", level_player(EXPERT))
+    if untimed:
+        out = {name: ARENA_PLAYERS[name] for name in out}
+    return out
+
+
+def timings(player: Player, hands: int, seed: int) -> list[float]:
     rng = random.Random(seed)
     deal_rng = random.Random(seed + 1)
     out: list[float] = []
@@ -34,7 +49,7 @@ def timings(level: Level, hands: int, seed: int) -> list[float]:
             continue
         if state.turn == 0:
             start = time.perf_counter()
-            action = choose(view(state, 0), level, rng)
+            action = player(view(state, 0), rng)
             out.append(time.perf_counter() - start)
         else:
             action = simple_choice(view(state, 1), rng)
@@ -50,13 +65,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ai_decision_time")
     parser.add_argument("--hands", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--untimed", action="store_true", help="as the arena seats them (even_time off)")
     args = parser.parse_args()
-    print(f"decision time per level, {args.hands} hands each vs simple (ms)")
-    print(f"{'level':8} {'decisions':>9} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
-    for level in Level:
-        t = [x * 1000 for x in timings(level, args.hands, args.seed)]
+    print(f"decision time per level, {args.hands} hands each vs simple (ms){' untimed' if args.untimed else ''}")
+    print(f"{'level':8} {'decisions':>9} {'mean':>7} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
+    for name, player in players(args.untimed).items():
+        t = [x * 1000 for x in timings(player, args.hands, args.seed)]
         print(
-            f"{level.value:8} {len(t):9d} {percentile(t, 50):7.2f} {percentile(t, 95):7.2f}"
+            f"{name:8} {len(t):9d} {statistics.fmean(t):7.2f} {percentile(t, 50):7.2f} {percentile(t, 95):7.2f}"
             f" {percentile(t, 99):7.2f} {max(t):7.2f}"
         )
 

@@ -17,6 +17,7 @@ from app.ai.knock import estimate_knock
 from app.ai.knowledge import Knowledge, from_view
 from app.ai.match import win_chance
 from app.ai.playout import wait_value
+from app.ai.search import Deal, Throw, deals, draw_values, values
 from app.engine import (
     DRAW_STOCK,
     KNOCK_LIMIT,
@@ -75,6 +76,21 @@ class Style:
     """Drop the margin on the last turn before the hand is void (R13): waiting is then worth nothing."""
     score_aware: bool = False
     """Weigh a knock's sampled points by what they do to the chance of winning the match (``match.py``)."""
+    search_samples: int = 0
+    """Expert: play each candidate throw out on this many sampled deals and throw the best (``search.py``);
+    0: decide by the heuristics alone."""
+    search_width: int = 3
+    """How many of the heuristic's best throws the search weighs (plus the knock, when one is allowed)."""
+    search_stock: int = 0
+    """Search every throw once the stock holds this many cards or fewer (else only when a knock is allowed)."""
+    search_knock_at: int = 5
+    """The playouts' players knock with this much deadwood or less (any on the last turn)."""
+    search_pile: bool = False
+    """Expert: when the face-up card could be worth taking, play out taking it and drawing blind; take the better."""
+    search_veto: bool = False
+    """Expert: the search may only veto a knock the heuristic (``_should_knock``) makes, never add one."""
+    search_draws: int = 2
+    """A sampled opponent hand of the search draws as many extra cards as the opponent drew blind, up to this."""
     even_time: bool = True
     """Do the throw-away work that keeps a knock check's cost the same whether or not a knock is
     possible (issue 12's timing channel). It never changes a decision; the arena, where nobody
@@ -84,7 +100,13 @@ class Style:
 EASY = Style(mistake=0.3, take_only_melds=True)
 NORMAL = Style(outs=0.6, danger=3.0, knock_fade=3)
 HARD = Style(outs=0.8, danger=6.0, infer=True, lookahead=True, knock_samples=40, knock_margin=9.0, last_chance=True)
-EXPERT = replace(HARD, knock_samples=80)  # stand-in until the expert-ai branch lands
+# Expert: Hard, whose knocks a search may veto (``search.py``): when Hard would knock, the knock and
+# Hard's three best plain throws are played out on 40 sampled deals, and the best of them is made.
+EXPERT = replace(HARD, search_samples=40, search_veto=True, search_draws=6)
+FULL_STOCK = 31
+"""The stock after the deal and the upcard (R4): what it lost since is the number of blind draws."""
+PILE_TAKE_LIMIT = 16
+"""Expert draws blind once this many cards have been taken from the pile in a hand (see ``decide``)."""
 # The throw-away work draws from a generator of its own, never re-seeded: the decision's generator
 # stays as it was (seeded games play as before), and each call samples fresh hands, as a real
 # knock's do (the same hands every time hit the engine's deadwood cache and cost 15% less).
@@ -247,6 +269,12 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
     if k.phase is Phase.UPCARD:
         return TAKE_UPCARD if _take_pile(ctx) else PASS
     if k.phase is Phase.DRAW:
+        if style.search_veto and k.discards - (FULL_STOCK - k.stock_size) > PILE_TAKE_LIMIT:
+            # Two players can trade pile cards for ever while the stock stands still (the arena met
+            # Expert and Hard swapping aces, neither knocking): past this many pile takes, draw blind.
+            return DRAW_STOCK
+        if style.search_pile and k.can_take:
+            return _search_draw(ctx, rng)
         if k.can_take and _take_pile(ctx):
             return TAKE_DISCARD
         return DRAW_STOCK
@@ -269,11 +297,61 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
             key = (dw, ctx.discard_cost(b))
             if key < knock_key:
                 knock_card, knock_key = b, key
+    if style.search_samples and knock_key[0] > 0:
+        if style.search_veto and knock_card:
+            if not _should_knock(ctx, k.hand ^ knock_card, 0, rng):
+                knock_card = 0
+        elif style.search_veto and style.even_time:
+            _weigh_a_knock_anyway(ctx)  # what the heuristic's knock check costs, when none is possible
+        return _search_throw(ctx, card, knock_card, rng)
     if knock_card and _should_knock(ctx, k.hand ^ knock_card, card if card != knock_card else 0, rng):
         return Action(ActionKind.KNOCK, CARD_OF_BIT[knock_card])
     if not knock_card and style.knock_samples and style.even_time:
         _weigh_a_knock_anyway(ctx)
     return Action(ActionKind.DISCARD, CARD_OF_BIT[card])
+
+
+def _deals(ctx: _Context, rng: random.Random) -> list[Deal]:
+    return deals(ctx.k, ctx.weights, rng, ctx.style.search_samples, ctx.style.search_draws)
+
+
+def _search_draw(ctx: _Context, rng: random.Random) -> Action:
+    """Expert's draw: when the face-up card makes a meld or the heuristic would take it, both draws are
+    played out on the same deals (``even_time``: elsewhere, the same work on throw-away deals)."""
+    k, style = ctx.k, ctx.style
+    take = _take_pile(ctx)
+    if not (take or meld_outs(k.hand) & k.top):
+        if style.even_time:
+            draw_values(k, _deals(ctx, _PADDING_RNG), style.search_knock_at)
+        return DRAW_STOCK
+    taken, drawn = draw_values(k, _deals(ctx, rng), style.search_knock_at)
+    return TAKE_DISCARD if taken > drawn else DRAW_STOCK
+
+
+def _search_throw(ctx: _Context, card: int, knock_card: int, rng: random.Random) -> Action:
+    """Expert's throw: the heuristic's best few throws and the knock, played out on the same deals.
+
+    Searched when a knock is allowed or the stock is short; elsewhere the heuristic's ``card``
+    stands, and (``even_time``) the same search is run on throw-away deals, so that how long the
+    answer takes does not tell whether a knock was possible.
+    """
+    k, style = ctx.k, ctx.style
+    ranked = sorted((ctx.value(k.hand ^ b) + ctx.discard_cost(b), -BIT_VALUE[b], b) for b in bits_of(k.hand & ~k.taken))
+    throws = [Throw(b) for _, _, b in ranked[: style.search_width]]
+    if knock_card:
+        throws.append(Throw(knock_card, knock=True))
+    searched = bool(knock_card) or k.stock_size <= style.search_stock
+    if not searched and not style.even_time:
+        return Action(ActionKind.DISCARD, CARD_OF_BIT[card])
+    sampled = _deals(ctx, rng if searched else _PADDING_RNG)
+    worth = values(k, throws, sampled, style.search_knock_at)
+    if not knock_card and style.even_time:  # what settling the knock candidate costs
+        estimate_knock(_PADDING_KEPT, [opp for opp, _ in sampled])
+    if not searched:
+        return Action(ActionKind.DISCARD, CARD_OF_BIT[card])
+    best = max(range(len(throws)), key=lambda i: (worth[i], -i))
+    t = throws[best]
+    return Action(ActionKind.KNOCK if t.knock else ActionKind.DISCARD, CARD_OF_BIT[t.card])
 
 
 def _weigh_a_knock_anyway(ctx: _Context) -> None:

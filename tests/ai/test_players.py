@@ -1,11 +1,14 @@
 """Every player makes legal moves, and decisions depend only on the view (fairness)."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from app.ai import Level, choose
 from app.ai.knowledge import from_view
+from app.ai.levels import PLAYERS as LEVEL_PLAYERS
+from app.ai.players import EXPERT, HARD, Style, level_player
 from app.ai.research import ARENA_PLAYERS as PLAYERS
 from app.engine import GameState, Phase, apply, legal_actions, masks, new_match, view
 from tests.ai.conftest import reshuffle_hidden, states
@@ -13,7 +16,11 @@ from tests.ai.conftest import reshuffle_hidden, states
 
 # The levels and baselines, plus the variants whose code paths the levels do not use (playouts, discard lookahead).
 @pytest.mark.parametrize(
-    "name", ["random", "simple", "eaai", "eaai-knock5", "eaai-gin", "easy", "normal", "hard", "hard-mc", "hard-look4"]
+    "name",
+    [
+        *("random", "simple", "eaai", "eaai-knock5", "eaai-gin"),
+        *("easy", "normal", "hard", "expert", "hard-mc", "hard-look4"),
+    ],
 )
 def test_players_only_make_legal_moves_through_whole_matches(name: str) -> None:
     rng = random.Random(3)
@@ -29,8 +36,14 @@ def test_players_only_make_legal_moves_through_whole_matches(name: str) -> None:
     assert moves > 50
 
 
-@pytest.mark.parametrize("level", list(Level))
-def test_decisions_ignore_hidden_cards(level: Level) -> None:
+# The players a person can meet, by name: the levels, and Expert (``players.EXPERT``) also before
+# ``Level`` offers it.
+PRODUCTION = {level.value: LEVEL_PLAYERS[level] for level in Level} | {"expert": level_player(EXPERT)}
+
+
+@pytest.mark.parametrize("name", list(PRODUCTION))
+def test_decisions_ignore_hidden_cards(name: str) -> None:
+    player = PRODUCTION[name]
     shuffler = random.Random(99)
     compared = changed = 0
     for seed in (1, 2):
@@ -42,8 +55,8 @@ def test_decisions_ignore_hidden_cards(level: Level) -> None:
             changed += masks.cards_mask(twin.hands[1 - me]) != masks.cards_mask(state.hands[1 - me])
             assert from_view(view(twin, me)) == from_view(view(state, me))
             for s in range(3):
-                a = choose(view(state, me), level, random.Random(s))
-                b = choose(view(twin, me), level, random.Random(s))
+                a = player(view(state, me), random.Random(s))
+                b = player(view(twin, me), random.Random(s))
                 assert a == b
             compared += 1
     assert compared > 60 and changed > 60  # the hidden cards really were different
@@ -69,13 +82,10 @@ def test_asking_out_of_turn_is_an_error_not_a_move() -> None:
             choose(waiting, level, random.Random(0))
 
 
-def test_the_work_that_evens_out_hard_s_timing_never_changes_a_decision() -> None:
-    # The arena turns it off (research.ARENA_PLAYERS) to play faster: its tables must still be Hard's.
-    from dataclasses import replace
-
-    from app.ai.players import HARD, level_player
-
-    timed, untimed = level_player(HARD), level_player(replace(HARD, even_time=False))
+@pytest.mark.parametrize("style", [HARD, EXPERT], ids=["hard", "expert"])
+def test_the_work_that_evens_out_the_timing_never_changes_a_decision(style: Style) -> None:
+    # The arena turns it off (research.ARENA_PLAYERS) to play faster: its tables must still be the level's.
+    timed, untimed = level_player(style), level_player(replace(style, even_time=False))
     compared = 0
     for state in states(seed=12, hands=4):
         if state.phase.over or len(legal_actions(state)) < 2:
