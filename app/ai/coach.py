@@ -27,11 +27,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from app.ai.hint import why
-from app.ai.inference import card_weights, sample_hand
+from app.ai.inference import card_weights
 from app.ai.knock import knock_points
 from app.ai.knowledge import Knowledge, from_view
 from app.ai.players import HARD, decide
 from app.ai.playout import play_out
+from app.ai.search import Deal, deals
 from app.engine import KNOCK_LIMIT, Action, ActionKind, Phase, PlayerView, masks
 from app.words import Sentence, join_clauses
 
@@ -114,8 +115,8 @@ def judge(view: PlayerView, chosen: Action, samples: int = SAMPLES, *, valued: b
     hard = decide(k, HARD, random.Random(rng.random())) if len(view.legal_actions) > 1 else view.legal_actions[0]
     if chosen == hard and not valued:
         return Judgement(chosen, chosen, 0.0, Verdict.GOOD, (), (), hard)
-    deals = _sample_deals(k, rng, samples)
-    values = tuple((a, _value(k, a, deals)) for a in dict.fromkeys((hard, chosen)))
+    sampled = deals(k, card_weights(k), rng, samples, EXTRA_DRAWS)  # the search's own determinizations
+    values = tuple((a, _value(k, a, sampled)) for a in dict.fromkeys((hard, chosen)))
     worth = dict(values)
     cost = max(0.0, worth[hard] - worth[chosen])
     verdict = verdict_of(cost)
@@ -144,27 +145,12 @@ _DRAW_WORDS = {
 }
 
 
-Deal = tuple[int, tuple[int, ...]]  # an opponent hand and a stock (drawn from its end), as bits
-
-
-def _sample_deals(k: Knowledge, rng: random.Random, n: int) -> list[Deal]:
-    weights = card_weights(k)
-    extra = min(k.opp_stock_draws, EXTRA_DRAWS)
-    deals: list[Deal] = []
-    for _ in range(n):
-        opp = sample_hand(k, weights, rng, extra)
-        stock = bits_of(k.unseen & ~opp)
-        rng.shuffle(stock)
-        deals.append((opp, tuple(stock)))
-    return deals
-
-
-def _value(k: Knowledge, action: Action, deals: list[Deal]) -> float:
-    """Mean points to the person over ``deals`` if they make ``action`` and the hand is played out."""
+def _value(k: Knowledge, action: Action, sampled: list[Deal]) -> float:
+    """Mean points to the person over ``sampled`` deals if they make ``action`` and the hand is played out."""
     total = 0
-    for opp, stock in deals:
+    for opp, stock in sampled:
         total += _outcome(k, action, opp, list(stock))
-    return total / len(deals)
+    return total / len(sampled)
 
 
 def _outcome(k: Knowledge, action: Action, opp: int, stock: list[int]) -> int:

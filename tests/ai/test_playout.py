@@ -1,6 +1,7 @@
 """Playouts on masks must finish a hand exactly as the engine does when both sides play by the playout's rules."""
 
 import random
+from collections.abc import Callable, Iterator
 
 from app.ai.evaluate import meld_outs
 from app.ai.playout import OUTS_CREDIT, careful_discard, play_out, play_out_careful
@@ -13,6 +14,7 @@ from app.engine import (
     VOID_STOCK,
     Action,
     ActionKind,
+    GameState,
     HandKind,
     Phase,
     PlayerView,
@@ -22,12 +24,17 @@ from app.engine import (
     view,
 )
 
+Player = Callable[[PlayerView, random.Random], Action]
 
-def test_playout_matches_the_engine_with_simple_players() -> None:
-    rng = random.Random(12)
-    compared = nonzero = 0
+
+def _played_out(seed: int, choice: Player, count: int = 40) -> Iterator[tuple[GameState, int, HandKind]]:
+    """``count`` positions of seeded matches (a draw, once the hand is under way), each with the points to
+    the player to move (negative: the opponent's) and the kind of hand when ``choice`` plays it out
+    on both seats in the engine; between them the matches go on with the simple player."""
+    rng = random.Random(seed)
+    compared = 0
     state = new_match(rng)
-    while compared < 40:
+    while compared < count:
         if state.phase is Phase.MATCH_OVER:
             state = new_match(rng)
             continue
@@ -36,27 +43,33 @@ def test_playout_matches_the_engine_with_simple_players() -> None:
             continue
         if state.phase is Phase.DRAW and state.passes == 0 and len(state.log) >= 4:
             me = state.turn
-            expected_state = state
-            while expected_state.phase is Phase.DRAW or expected_state.phase is Phase.DISCARD:
-                expected_state = apply(expected_state, simple_choice(view(expected_state, expected_state.turn), rng))
-            rec = expected_state.last_hand
+            end = state
+            while end.phase is Phase.DRAW or end.phase is Phase.DISCARD:
+                end = apply(end, choice(view(end, end.turn), rng))
+            rec = end.last_hand
             assert rec is not None
             sign = 0 if rec.kind is HandKind.VOID else 1 if rec.winner == me else -1
-            expected = sign * rec.points
-            stock = [c.bit for c in reversed(state.stock)]  # play_out pops from the end
-            got = play_out(
-                masks.cards_mask(state.hands[me]),
-                masks.cards_mask(state.hands[1 - me]),
-                state.discard[-1].bit,
-                stock,
-                True,
-            )
-            assert got == expected
+            yield state, sign * rec.points, rec.kind
             compared += 1
-            nonzero += expected != 0
-            state = expected_state
+            state = end
             continue
         state = apply(state, simple_choice(view(state, state.turn), rng), rng)
+
+
+def test_playout_matches_the_engine_with_simple_players() -> None:
+    nonzero = 0
+    for state, expected, _ in _played_out(12, simple_choice):
+        me = state.turn
+        stock = [c.bit for c in reversed(state.stock)]  # play_out pops from the end
+        got = play_out(
+            masks.cards_mask(state.hands[me]),
+            masks.cards_mask(state.hands[1 - me]),
+            state.discard[-1].bit,
+            stock,
+            True,
+        )
+        assert got == expected
+        nonzero += expected != 0
     assert nonzero > 20
 
 
@@ -84,38 +97,19 @@ KNOCK_AT = 5
 
 def test_careful_playout_matches_the_engine() -> None:
     # R10 (the taken card stays), R11 (knock at 10 or less), R13 (void), R14-R19 (settlement).
-    rng = random.Random(21)
-    compared = nonzero = voids = 0
-    state = new_match(rng)
-    while compared < 40:
-        if state.phase is Phase.MATCH_OVER:
-            state = new_match(rng)
-            continue
-        if state.phase is Phase.HAND_OVER:
-            state = apply(state, NEXT_HAND, rng)
-            continue
-        if state.phase is Phase.DRAW and state.passes == 0 and len(state.log) >= 4:
-            me = state.turn
-            end = state
-            while end.phase is Phase.DRAW or end.phase is Phase.DISCARD:
-                end = apply(end, _careful_choice(view(end, end.turn), rng))
-            rec = end.last_hand
-            assert rec is not None
-            sign = 0 if rec.kind is HandKind.VOID else 1 if rec.winner == me else -1
-            got = play_out_careful(
-                masks.cards_mask(state.hands[me]),
-                masks.cards_mask(state.hands[1 - me]),
-                state.discard[-1].bit,
-                [c.bit for c in reversed(state.stock)],
-                True,
-                masks.cards_mask(state.discard),
-                KNOCK_AT,
-            )
-            assert got == sign * rec.points
-            compared += 1
-            nonzero += got != 0
-            voids += rec.kind is HandKind.VOID
-            state = end
-            continue
-        state = apply(state, simple_choice(view(state, state.turn), rng), rng)
+    nonzero = voids = 0
+    for state, expected, kind in _played_out(21, _careful_choice):
+        me = state.turn
+        got = play_out_careful(
+            masks.cards_mask(state.hands[me]),
+            masks.cards_mask(state.hands[1 - me]),
+            state.discard[-1].bit,
+            [c.bit for c in reversed(state.stock)],
+            True,
+            masks.cards_mask(state.discard),
+            KNOCK_AT,
+        )
+        assert got == expected
+        nonzero += got != 0
+        voids += kind is HandKind.VOID
     assert nonzero > 20 and voids > 0

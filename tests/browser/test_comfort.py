@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 import pytest
-from playwright.sync_api import Browser, Playwright, Route, expect
+from playwright.sync_api import Browser, Page, Playwright, Route, expect
 
 from app.ai import Level
 from app.engine import Phase
@@ -27,6 +27,11 @@ from tests.browser.positions import (
 )
 from tests.browser.seat import Seat
 from tests.browser.table_page import VIEWPORTS, context_options
+
+
+def stat(page: Page, name: str) -> Any:
+    """The statistics page's figure ``name`` (its ``data-stat``), to expect things of."""
+    return expect(page.locator(f'[data-stat="{name}"]'))
 
 
 def open_seat(browser: Browser, playwright: Playwright, server: KeyedServer, kind: str, **options: Any) -> Seat:
@@ -404,32 +409,29 @@ def test_statistics_count_each_hand_once_and_reset_only_when_confirmed(seat: Sea
     seat.settled()
     page.goto(seat.base_url + "/stats")
 
-    def stat(name: str) -> Any:
-        return expect(page.locator(f'[data-stat="{name}"]'))
-
-    stat("hands.you").to_have_text("1")
-    stat("hands.computer").to_have_text("0")
-    stat("knocks.you").to_have_text("1")
-    stat("matches.you").to_have_text("1")
-    stat("knockAverage").to_have_text("4.0 over 1 knock")
-    stat("best").to_have_text("Won 110 to 74")
+    stat(page, "hands.you").to_have_text("1")
+    stat(page, "hands.computer").to_have_text("0")
+    stat(page, "knocks.you").to_have_text("1")
+    stat(page, "matches.you").to_have_text("1")
+    stat(page, "knockAverage").to_have_text("4.0 over 1 knock")
+    stat(page, "best").to_have_text("Won 110 to 74")
     expect(page.locator("#stats-empty")).to_be_hidden()
     # Reset asks first, in the page; "No" keeps everything.
     page.get_by_role("button", name="Reset statistics…").click()
     expect(page.locator("#reset-question")).to_be_focused()
     page.get_by_role("button", name="No, keep them").click()
-    stat("hands.you").to_have_text("1")
+    stat(page, "hands.you").to_have_text("1")
     expect(page.get_by_role("button", name="Reset statistics…")).to_be_focused()
     page.get_by_role("button", name="Reset statistics…").click()
     page.get_by_role("button", name="Yes, reset them").click()
-    stat("hands.you").to_have_text("0")
-    stat("best").to_have_text("No match finished yet")
+    stat(page, "hands.you").to_have_text("0")
+    stat(page, "best").to_have_text("No match finished yet")
     expect(page.get_by_role("status").filter(has_text="Statistics reset to zero.")).to_be_visible()
     # The result screen shown again is not counted again.
     page.goto(seat.base_url + "/")
     seat.settled()
     page.goto(seat.base_url + "/stats")
-    stat("hands.you").to_have_text("0")
+    stat(page, "hands.you").to_have_text("0")
 
 
 def test_undercuts_gins_and_the_computers_wins_are_counted(seat: Seat) -> None:
@@ -471,25 +473,22 @@ def test_statistics_are_kept_per_level_and_those_kept_before_levels_are_not_lost
         expect(row(level.label).locator("td")).to_have_text([matches, hands])
     expect(row("Level not recorded").locator("td")).to_have_text(["1 to 0", "2 to 1"])
 
-    def stat(name: str) -> Any:
-        return expect(page.locator(f'[data-stat="{name}"]'))
-
     # All levels, the older hands included.
-    stat("hands.you").to_have_text("3")
-    stat("matches.you").to_have_text("2")
-    stat("knockAverage").to_have_text("4.0 over 3 knocks")
-    stat("best").to_have_text("Won 104 to 40")
+    stat(page, "hands.you").to_have_text("3")
+    stat(page, "matches.you").to_have_text("2")
+    stat(page, "knockAverage").to_have_text("4.0 over 3 knocks")
+    stat(page, "best").to_have_text("Won 104 to 40")
     chooser = page.get_by_role("combobox", name="Show")
     chooser.select_option(label="Expert")
-    stat("hands.you").to_have_text("1")
-    stat("knockAverage").to_have_text("4.0 over 1 knock")
-    stat("best").to_have_text("Won 110 to 74")
+    stat(page, "hands.you").to_have_text("1")
+    stat(page, "knockAverage").to_have_text("4.0 over 1 knock")
+    stat(page, "best").to_have_text("Won 110 to 74")
     chooser.select_option(label="Level not recorded")
-    stat("gins.computer").to_have_text("1")
-    stat("best").to_have_text("Won 104 to 40")
+    stat(page, "gins.computer").to_have_text("1")
+    stat(page, "best").to_have_text("Won 104 to 40")
     chooser.select_option(label="Normal")
-    stat("hands.you").to_have_text("0")
-    stat("best").to_have_text("No match finished yet")
+    stat(page, "hands.you").to_have_text("0")
+    stat(page, "best").to_have_text("No match finished yet")
     # A reset empties every level; with nothing from before, that row and choice are gone.
     page.get_by_role("button", name="Reset statistics…").click()
     page.get_by_role("button", name="Yes, reset them").click()
