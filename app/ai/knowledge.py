@@ -59,12 +59,17 @@ class Knowledge:
         return self.pile[-1] if self.pile else 0
 
     @property
+    def pile_mask(self) -> int:
+        """The discard pile's cards as one mask."""
+        mask = 0
+        for b in self.pile:
+            mask |= b
+        return mask
+
+    @property
     def unseen(self) -> int:
         """Cards I have never seen: the opponent's hidden cards and the stock."""
-        seen = self.hand | self.opp_known
-        for b in self.pile:
-            seen |= b
-        return FULL_DECK & ~seen
+        return FULL_DECK & ~(self.hand | self.opp_known | self.pile_mask)
 
 
 def from_view(v: PlayerView) -> Knowledge:

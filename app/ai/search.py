@@ -50,9 +50,7 @@ def deals(k: Knowledge, weights: dict[int, float], rng: random.Random, n: int, e
 
 def values(k: Knowledge, throws: list[Throw], sampled: list[Deal], knock_at: int) -> list[float]:
     """Mean points to me of each throw over the same deals (negative: the opponent's)."""
-    dead = 0
-    for b in k.pile:
-        dead |= b
+    dead = k.pile_mask
     out = []
     for t in throws:
         kept = k.hand ^ t.card
@@ -74,9 +72,7 @@ def draw_values(k: Knowledge, sampled: list[Deal], knock_at: int) -> tuple[float
     Both are played by the playout's careful players from here on, my own next throw included, so
     that the comparison is between the two draws and not between two ways of playing on.
     """
-    dead = 0
-    for b in k.pile:
-        dead |= b
+    dead = k.pile_mask
     top = k.top
     take = draw = 0
     for opp, stock in sampled:
