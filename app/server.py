@@ -93,7 +93,8 @@ class GuardedHttpTools(HttpToolsProtocol):
         if cycle is not None and self._outbox is not None and not isinstance(cycle.transport, _AnswerWrites):
             release: dict[object, object] = {"not_before": 0.0}
             cycle.scope.setdefault("extensions", {})[RELEASE_TIME] = release
-            cycle.transport = _AnswerWrites(self.transport, self._outbox, release)  # type: ignore[assignment]
+            has_body = cycle.scope["method"] != "HEAD"
+            cycle.transport = _AnswerWrites(self.transport, self._outbox, release, has_body=has_body)  # type: ignore[assignment]
 
     def on_message_complete(self) -> None:
         self._disarm()  # the whole request is in: the app takes the time it needs
@@ -193,18 +194,44 @@ class _Outbox:
 
 
 class _AnswerWrites:
-    """The connection as one request's answer writes to it: through the outbox, at its release time."""
+    """The connection as one request's answer writes to it: through the outbox, at its release time.
 
-    __slots__ = ("_outbox", "_release", "_transport")
+    uvicorn writes an answer's status line and headers, then its body, separately: here the two
+    leave together, one ``send`` instead of two (the largest single cost in a profile of a loaded
+    worker was the socket writes) and one segment for the client to read. A HEAD answer has no
+    body, and "100 Continue" is a promise the client waits for: those leave as they come.
+    """
 
-    def __init__(self, transport: asyncio.Transport, outbox: _Outbox, release: dict[object, object]) -> None:
+    __slots__ = ("_head", "_joins_head", "_outbox", "_release", "_transport")
+
+    def __init__(
+        self, transport: asyncio.Transport, outbox: _Outbox, release: dict[object, object], *, has_body: bool
+    ) -> None:
         self._transport, self._outbox, self._release = transport, outbox, release
+        self._joins_head = has_body
+        self._head = b""
 
     def write(self, data: bytes) -> None:
+        if self._joins_head:
+            if not data.startswith(_CONTINUE):
+                self._joins_head = False
+                self._head = data
+            else:
+                self._send(data)
+            return
+        if self._head:
+            data, self._head = self._head + data, b""
+        self._send(data)
+
+    def _send(self, data: bytes) -> None:
         not_before = self._release["not_before"]
         self._outbox.write(data, not_before if isinstance(not_before, float) else 0.0)
 
     def close(self) -> None:
+        # An answer cut short (the app failed after its headers): what was written still leaves first.
+        if self._head:
+            self._send(self._head)
+            self._head = b""
         self._outbox.close()
 
     def is_closing(self) -> bool:
@@ -212,3 +239,6 @@ class _AnswerWrites:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)
+
+
+_CONTINUE = b"HTTP/1.1 100 "

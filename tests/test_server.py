@@ -7,6 +7,7 @@ time stayed open for as long as the client liked.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import socket
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.ai import Level
-from app.server import MAX_HEADER_BYTES
+from app.server import MAX_HEADER_BYTES, _AnswerWrites, _Outbox
 from devtools.live import LiveServer, running_server
 
 pytestmark = pytest.mark.slow
@@ -132,3 +133,62 @@ def test_a_held_answer_leaves_after_its_floor_and_before_the_next_answer_on_its_
         assert rest == b"" and table.count(b"HTTP/1.1 200") == 2, "then the health check, last"
         token = token_in(table)
     assert max(waits) >= floor
+
+
+class _Sent:
+    """What reaches the connection's socket: one entry per write (a stand-in for asyncio's transport)."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+
+HEAD_BLOCK = b"HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\n"
+
+
+def answer_writes(*, has_body: bool = True) -> tuple[_Sent, _AnswerWrites]:
+    sent = _Sent()
+    loop = asyncio.new_event_loop()
+    loop.close()  # only its clock is read: nothing here is held back
+    outbox = _Outbox(sent, loop)  # type: ignore[arg-type]
+    return sent, _AnswerWrites(sent, outbox, {"not_before": 0.0}, has_body=has_body)  # type: ignore[arg-type]
+
+
+def test_an_answers_headers_and_body_leave_in_one_write() -> None:
+    # uvicorn writes the head, then the body: two sends, where one does (the socket writes were
+    # the largest single cost in a loaded worker's profile).
+    sent, writes = answer_writes()
+    writes.write(HEAD_BLOCK)
+    assert sent.writes == []
+    writes.write(b"body")
+    assert sent.writes == [HEAD_BLOCK + b"body"]
+    writes.write(b"HTTP/1.1 200 OK\r\n\r\n")  # anything after the head leaves as it comes
+    assert len(sent.writes) == 2
+
+
+def test_a_head_answer_and_a_continue_leave_at_once() -> None:
+    sent, writes = answer_writes(has_body=False)  # HEAD: uvicorn writes no body after the head
+    writes.write(HEAD_BLOCK)
+    assert sent.writes == [HEAD_BLOCK]
+    sent, writes = answer_writes()
+    writes.write(b"HTTP/1.1 100 Continue\r\n\r\n")  # the client waits for it before sending its body
+    assert sent.writes == [b"HTTP/1.1 100 Continue\r\n\r\n"]
+    writes.write(HEAD_BLOCK)
+    writes.write(b"body")
+    assert sent.writes[1:] == [HEAD_BLOCK + b"body"]
+
+
+def test_an_answer_cut_short_after_its_head_still_sends_the_head_before_closing() -> None:
+    sent, writes = answer_writes()
+    writes.write(HEAD_BLOCK)
+    writes.close()
+    assert sent.writes == [HEAD_BLOCK] and sent.closed
