@@ -13,8 +13,15 @@ Starts ``gin-rummy`` on a free 127.0.0.1 port with a fresh data directory (and, 
 2. a static page (``/rules`` by default: a page with no game work) for the same time.
 
 It prints requests/s, p50/p99 latency and error counts (non-2xx responses and socket
-errors) for both, and the ratio of the two request rates, then stops the server. The
-exit status is 1 if any request failed. ``wrk`` comes from Debian: ``apt-get install wrk``.
+errors) for both, the ratio of the two request rates, and the server's CPU time (its
+processes' user and system time, from ``/proc``) per request and as a share of its workers'
+time, then stops the server. The exit status is 1 if any request failed.
+
+The share says whether the figures are the server's own: with 50 requests always in flight a
+worker should be busy all the time (about 100%); much less means other processes had its CPU.
+Giving them a low ``nice`` is not enough where the kernel groups processes by session
+(``/proc/sys/kernel/sched_autogroup_enabled``): the groups share the CPUs equally, whatever
+each process's nice (``docs/operations.md``, "Whose CPU it was"). ``wrk`` comes from Debian: ``apt-get install wrk``.
 
 The server runs one uvicorn worker per CPU this process may use (``--workers`` overrides it),
 as ``docs/operations.md`` recommends deploying it: the targets are for the machine, not for
@@ -62,10 +69,16 @@ class Measurement:
     socket_errors: int
     statuses: dict[str, int]
     kinds: dict[str, int]
+    cpu_seconds: float
+    """The server's processes' CPU time (user and system) during the run."""
 
     @property
     def rate(self) -> float:
         return self.requests / self.seconds if self.seconds else 0.0
+
+    @property
+    def cpu_ms_per_request(self) -> float:
+        return 1000 * self.cpu_seconds / self.requests if self.requests else 0.0
 
     @property
     def errors(self) -> int:
@@ -98,7 +111,26 @@ def cores() -> int:
     return len(os.sched_getaffinity(0))
 
 
-def _wrk(wrk: str, url: str, *, connections: int, duration: int, threads: int, env: dict[str, str]) -> Measurement:
+_TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
+
+
+def session_cpu_seconds(session: int) -> float:
+    """User and system CPU seconds of the live processes in ``session`` (the server and its workers)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # After the command's closing parenthesis: state, ppid, pgrp, session, ..., utime (12th), stime.
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(fields[3]) == session:
+            total += int(fields[11]) + int(fields[12])
+    return total / _TICKS_PER_SECOND
+
+
+def _wrk(
+    wrk: str, url: str, *, connections: int, duration: int, threads: int, env: dict[str, str], server_pid: int
+) -> Measurement:
     command = [
         wrk,
         f"--threads={threads}",
@@ -108,9 +140,11 @@ def _wrk(wrk: str, url: str, *, connections: int, duration: int, threads: int, e
         f"--script={SCRIPT}",
         url,
     ]
+    cpu_before = session_cpu_seconds(server_pid)
     result = subprocess.run(
         command, capture_output=True, text=True, timeout=duration + 60, check=False, env={**env, "PATH": "/usr/bin"}
     )
+    cpu_seconds = session_cpu_seconds(server_pid) - cpu_before
     if result.returncode != 0:
         raise RuntimeError(f"wrk failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
     found = [line for line in result.stdout.splitlines() if line.startswith("LOAD-SUMMARY ")]
@@ -127,6 +161,7 @@ def _wrk(wrk: str, url: str, *, connections: int, duration: int, threads: int, e
         socket_errors=sum(data["socket"].values()),
         statuses={str(k): int(v) for k, v in (data["statuses"] or {}).items()},
         kinds={str(k): int(v) for k, v in (data.get("kinds") or {}).items()},
+        cpu_seconds=cpu_seconds,
     )
 
 
@@ -162,24 +197,33 @@ def run(
             # compiled, modules' first use); those seconds are the start, not the steady state.
             _wrk(
                 wrk, server.base_url, connections=connections, duration=warmup, threads=connections,
-                env={**load_env, "GIN_LOAD_MODE": "game"},
+                env={**load_env, "GIN_LOAD_MODE": "game"}, server_pid=server.pid,
             )  # fmt: skip
         # One wrk thread per connection: each thread plays one table, reading every answer.
         game = _wrk(
             wrk, server.base_url, connections=connections, duration=duration, threads=connections,
-            env={**load_env, "GIN_LOAD_MODE": "game"},
+            env={**load_env, "GIN_LOAD_MODE": "game"}, server_pid=server.pid,
         )  # fmt: skip
         static = _wrk(
             wrk, server.base_url, connections=connections, duration=duration, threads=threads,
-            env={**load_env, "GIN_LOAD_MODE": "static"},
+            env={**load_env, "GIN_LOAD_MODE": "static"}, server_pid=server.pid,
         )  # fmt: skip
     return Report(game, static, static_path, connections, duration, workers, register, tuple(levels), load_average)
 
 
-def _line(name: str, m: Measurement) -> str:
+BUSY_ENOUGH = 0.85
+"""A worker under 50 connections busy less than this share of the time did not have its CPU to itself."""
+
+
+def busy(m: Measurement, workers: int) -> float:
+    """The server's CPU time over the run's, per worker: about 1 when nothing else wanted the CPU."""
+    return m.cpu_seconds / (m.seconds * workers) if m.seconds else 0.0
+
+
+def _line(name: str, m: Measurement, workers: int) -> str:
     return (
         f"{name:<22} {m.rate:>9.1f} {m.p50_ms:>9.1f} {m.p99_ms:>9.1f} {m.max_ms:>9.1f} "
-        f"{m.non_2xx:>8} {m.socket_errors:>8}"
+        f"{m.non_2xx:>8} {m.socket_errors:>8} {m.cpu_ms_per_request:>10.3f} {busy(m, workers):>6.0%}"
     )
 
 
@@ -200,14 +244,23 @@ def describe(report: Report) -> str:
             f"game mix: each connection plays its own {'/'.join(report.levels)} matches ({kinds}); "
             f"move register: {report.register}",
             "",
-            f"{'':<22} {'req/s':>9} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'non-2xx':>8} {'socket':>8}",
-            _line("game mix", game),
-            _line(f"static {report.static_path}", static),
+            f"{'':<22} {'req/s':>9} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'non-2xx':>8} {'socket':>8}"
+            f" {'CPU ms/req':>10} {'busy':>6}",
+            _line("game mix", game, report.workers),
+            _line(f"static {report.static_path}", static, report.workers),
             "",
             f"game / static request rate: {report.ratio:.0%}",
             f"game statuses: {game.statuses}   static statuses: {static.statuses}",
             "",
             *(f"[{'met' if ok else 'MISSED'}] {target}" for target, ok in verdict.items()),
+            *(
+                [
+                    f"(the server was busy {busy(game, report.workers):.0%} of the game run: other processes "
+                    "had part of its CPU, so these figures are not the server's alone)"
+                ]
+                if busy(game, report.workers) < BUSY_ENOUGH
+                else []
+            ),
         ]
     )
 
