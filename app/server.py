@@ -33,7 +33,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from app.settings import get_settings
 
-__all__ = ["MAX_HEADER_BYTES", "RELEASE_TIME", "GuardedHttpTools"]
+__all__ = ["MAX_HEADER_BYTES", "RELEASE_TIME", "AnswerWrites", "GuardedHttpTools", "Outbox"]
 
 MAX_HEADER_BYTES = 16 * 1024
 """The page's requests carry under 2 KB of headers; 16 KB is what h11 and nginx allow by default."""
@@ -56,7 +56,7 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._header_bytes = 0
         self._deadline: asyncio.TimerHandle | None = None
         self._request_seconds = get_settings().request_seconds
-        self._outbox: _Outbox | None = None
+        self._outbox: Outbox | None = None
         app, holding, loop = self.app, _holding(self.loop), self.loop
 
         async def letting_go_first(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
@@ -67,7 +67,7 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._outbox = _Outbox(transport, self.loop)
+        self._outbox = Outbox(transport, self.loop)
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -90,11 +90,11 @@ class GuardedHttpTools(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         super().on_headers_complete()
         cycle = self.cycle  # this request's, unless the parser stopped for an upgrade
-        if cycle is not None and self._outbox is not None and not isinstance(cycle.transport, _AnswerWrites):
+        if cycle is not None and self._outbox is not None and not isinstance(cycle.transport, AnswerWrites):
             release: dict[object, object] = {"not_before": 0.0}
             cycle.scope.setdefault("extensions", {})[RELEASE_TIME] = release
             has_body = cycle.scope["method"] != "HEAD"
-            cycle.transport = _AnswerWrites(self.transport, self._outbox, release, has_body=has_body)  # type: ignore[assignment]
+            cycle.transport = AnswerWrites(self.transport, self._outbox, release, has_body=has_body)  # type: ignore[assignment]
 
     def on_message_complete(self) -> None:
         self._disarm()  # the whole request is in: the app takes the time it needs
@@ -120,15 +120,15 @@ class GuardedHttpTools(HttpToolsProtocol):
             self.transport.close()
 
 
-_OUTBOXES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[_Outbox]] = weakref.WeakKeyDictionary()
+_OUTBOXES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[Outbox]] = weakref.WeakKeyDictionary()
 
 
-def _holding(loop: asyncio.AbstractEventLoop) -> list[_Outbox]:
+def _holding(loop: asyncio.AbstractEventLoop) -> list[Outbox]:
     """The connections on ``loop`` holding answers back, shared by all of them."""
     return _OUTBOXES.setdefault(loop, [])
 
 
-def _let_go_due(holding: list[_Outbox], now: float) -> None:
+def _let_go_due(holding: list[Outbox], now: float) -> None:
     # Each request's task lets go of the answers whose time has come before it starts its own
     # work: they leave within a request's time of their release time, spread through the loop's
     # turn, rather than together at the end of the turn from their timers (the clients' next
@@ -137,7 +137,7 @@ def _let_go_due(holding: list[_Outbox], now: float) -> None:
         holding[:] = [outbox for outbox in holding if outbox.let_go_due(now)]
 
 
-class _Outbox:
+class Outbox:
     """One connection's answers on their way out: in order, each no sooner than its release time.
 
     An answer written before its time waits here, with any answer written after it on the same
@@ -193,7 +193,7 @@ class _Outbox:
         self.let_go_due(self._loop.time())
 
 
-class _AnswerWrites:
+class AnswerWrites:
     """The connection as one request's answer writes to it: through the outbox, at its release time.
 
     uvicorn writes an answer's status line and headers, then its body, separately: here the two
@@ -205,7 +205,7 @@ class _AnswerWrites:
     __slots__ = ("_head", "_joins_head", "_outbox", "_release", "_transport")
 
     def __init__(
-        self, transport: asyncio.Transport, outbox: _Outbox, release: dict[object, object], *, has_body: bool
+        self, transport: asyncio.Transport, outbox: Outbox, release: dict[object, object], *, has_body: bool
     ) -> None:
         self._transport, self._outbox, self._release = transport, outbox, release
         self._joins_head = has_body

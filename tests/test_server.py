@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.ai import Level
-from app.server import MAX_HEADER_BYTES, _AnswerWrites, _Outbox
+from app.server import MAX_HEADER_BYTES, AnswerWrites, Outbox
 from devtools.live import LiveServer, running_server
 
 pytestmark = pytest.mark.slow
@@ -155,12 +155,12 @@ class _Sent:
 HEAD_BLOCK = b"HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\n"
 
 
-def answer_writes(*, has_body: bool = True) -> tuple[_Sent, _AnswerWrites]:
+def answer_writes(*, has_body: bool = True) -> tuple[_Sent, AnswerWrites]:
     sent = _Sent()
     loop = asyncio.new_event_loop()
     loop.close()  # only its clock is read: nothing here is held back
-    outbox = _Outbox(sent, loop)  # type: ignore[arg-type]
-    return sent, _AnswerWrites(sent, outbox, {"not_before": 0.0}, has_body=has_body)  # type: ignore[arg-type]
+    outbox = Outbox(sent, loop)  # type: ignore[arg-type]
+    return sent, AnswerWrites(sent, outbox, {"not_before": 0.0}, has_body=has_body)  # type: ignore[arg-type]
 
 
 def test_an_answers_headers_and_body_leave_in_one_write() -> None:
