@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from dataclasses import fields
 from functools import cache, lru_cache
 from operator import attrgetter
@@ -52,9 +53,23 @@ class _Context(jinja2.runtime.Context):
 _DIRECT: frozenset[int] = frozenset()  # the helpers' ids (any callable can be asked for, hashable or not)
 
 
+class _Environment(jinja2.Environment):
+    """Jinja's environment, with each template's globals in a plain dict rather than a ``ChainMap``.
+
+    Every render copies its template's globals into a new context; a ``ChainMap`` does that key by
+    key in Python (iterating it, then a look-up through its maps for each of the 30-odd globals),
+    which was a tenth of a table's render. A dict copies at C speed. The difference: a template
+    sees the environment's globals as they were when it was loaded, which changes nothing here,
+    where every global is set when this module is imported, before any page is rendered.
+    """
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        return {**self.globals, **(d or {})}
+
+
 # trim_blocks and lstrip_blocks keep the blank lines of template tags out of every response.
 templates = Jinja2Blocks(
-    env=jinja2.Environment(
+    env=_Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=jinja2.select_autoescape(),
         trim_blocks=True,
