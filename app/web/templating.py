@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import fields
 from functools import cache, lru_cache
 from operator import attrgetter
@@ -17,6 +17,7 @@ from app.ai import Level
 from app.engine import KNOCK_LIMIT, TARGET_SCORE
 from app.security import STATIC_DIR, static_url
 from app.web.table import FACES, Button, CardFace, HandCard
+from app.web.table.narration import Line
 from app.web.table.shortcuts import KEY_OF, SHORTCUTS, SHORTCUTS_DATA
 from app.words import Sentence
 
@@ -147,9 +148,29 @@ def say(sentence: Sentence) -> Markup:
     return Markup("".join(escape(part) if isinstance(part, str) else _INLINE_CARDS[part.code] for part in sentence))
 
 
+def each(draw: Callable[[Any], Markup], items: Iterable[Any]) -> Markup:
+    """``draw`` of every item, one after the other: ``{{ each(hand_card, t.hand) }}``.
+
+    One expression for the whole list: the template escapes each expression's value, and escaping
+    markup only copies it (a ``Markup`` made afresh), which for the hand's cards, their lines and
+    moves and the hand's log was dozens of copies per answer.
+    """
+    return Markup("".join(map(draw, items)))
+
+
+def log_line(line: Line) -> Markup:
+    """A line of the hand's log, as an item of its list."""
+    return _log_line(line.words)
+
+
+@lru_cache(maxsize=_REMEMBERED)
+def _log_line(words: Sentence) -> Markup:
+    return Markup(_macros.log_line(words))
+
+
 _HELPERS = {
     "card_face": card_face, "hand_card": hand_card, "card_says": card_says, "card_moves": card_moves, "say": say,
-    "mini": mini,
+    "mini": mini, "each": each, "log_line": log_line,
 }  # fmt: skip
 templates.env.globals.update(_HELPERS)
 templates.env.context_class = _Context

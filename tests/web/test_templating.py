@@ -16,7 +16,7 @@ from app.ai import Level
 from app.engine import Action, ActionKind, Card, Phase, apply, discard_deadwoods, new_match, parse_cards, view
 from app.web import HUMAN, TableView, table_view
 from app.web.table import FACES, HandCard
-from app.web.templating import card_moves, card_says, hand_card, mini, say, templates
+from app.web.templating import card_moves, card_says, each, hand_card, log_line, mini, say, templates
 
 MACROS = templates.env.get_template("_macros.html").module
 """The macros themselves, rendered afresh (``templating`` keeps the same module privately)."""
@@ -53,6 +53,25 @@ def test_every_card_of_a_discard_is_drawn_as_its_macro_draws_it() -> None:
             assert card_moves(card) == _fresh("card_moves", card.face.code, card.selected, card.moves, "")
     assert any(card.selected for hand in hands for card in hand)
     assert any('class="moves shown"' in card_moves(card) for hand in hands for card in hand)
+
+
+def test_a_list_is_drawn_in_one_piece_as_its_items_are_drawn_one_by_one() -> None:
+    # each() joins the items' markup, so the template escapes (copies) a list once, not each item.
+    hand = _discard_hands(1)[0]
+    assert each(hand_card, hand) == Markup("").join(hand_card(card) for card in hand)
+    assert each(hand_card, ()) == Markup("")
+    assert isinstance(each(card_says, hand), Markup)
+
+
+def test_every_line_of_a_hands_log_is_drawn_as_its_macro_draws_it() -> None:
+    rng = random.Random(11)
+    state = new_match(rng, starter=HUMAN)
+    while state.phase.in_play and len(state.log) < 24:
+        state = apply(state, rng.choice(view(state, state.turn).legal_actions), rng)
+    shown = table_view(view(state, HUMAN), Level.NORMAL, match_id="m", token="t", at="a")
+    assert len(shown.log) >= 10
+    for line in shown.log:
+        assert log_line(line) == _fresh("log_line", line.words) == Markup(f"<li>{say(line.words)}</li>")
 
 
 def test_a_card_of_another_position_with_other_moves_and_line_keeps_its_own_control() -> None:
