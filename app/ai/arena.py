@@ -15,6 +15,8 @@ drift from the house rules, and each player sees only its ``PlayerView``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import multiprocessing
 import random
@@ -147,10 +149,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=200, help="matches to play (rounded up to an even number)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2: both cores)")
+    parser.add_argument("--log", type=argparse.FileType("w"), help="write each match's result to this file as it ends")
     args = parser.parse_args(argv)
     n = args.n + args.n % 2
     start = time.perf_counter()
-    results = sorted(run(args.a, args.b, n, args.seed, args.jobs), key=lambda r: r.index)
+    results = []
+    for result in run(args.a, args.b, n, args.seed, args.jobs):
+        results.append(result)
+        if args.log:  # a long run that has to be stopped still leaves the matches it played
+            print(json.dumps(dataclasses.asdict(result)), file=args.log, flush=True)
+    results.sort(key=lambda r: r.index)
     elapsed = time.perf_counter() - start
     s = summarise(results)
     g = sum(r.a_gins for r in results), sum(r.b_gins for r in results)
