@@ -94,11 +94,12 @@ class Style:
     search_margin: float | None = None
     """Expert (with ``search_veto``): put a knock to the search once the sampled knock is worth more than
     this many points (``None``: ``knock_margin``, i.e. only where Hard would knock). Below Hard's margin
-    the search may then knock where Hard waits, if the knock beats every throw it plays out."""
+    the search may then knock where Hard waits, if the knock beats every throw it plays out.
+    Registered for screening (``expert-search-m5``), not measured yet."""
     veto_margin: float = 0.0
     """Expert: veto a knock only when the best searched throw beats it by more than this many points. The
     best of several estimates on 40 deals is biased upward (the winner's curse), so without a margin
-    the search vetoes more knocks than it should."""
+    the search vetoes more knocks than its values justify. Screened and not kept (docs/ai.md)."""
     even_time: bool = True
     """Do the throw-away work that keeps a knock check's cost the same whether or not a knock is
     possible (issue 12's timing channel). It never changes a decision; the arena, where nobody
