@@ -1,12 +1,14 @@
 """Decision time per level: p50/p95/p99 over the decisions of seeded self-play games.
 
-    python -m benchmarks.ai_decision_time [--hands 60] [--seed 1] [--untimed]
+    python -m benchmarks.ai_decision_time [--hands 60] [--seed 1] [--untimed] [--cpu]
 
 Each level plays whole hands against the simple baseline through the engine; only the
 level's own decisions are timed (view building included, as a web request pays it). Expert is
 timed from ``players.EXPERT`` when ``Level`` does not offer it yet. ``--untimed`` times the
 players as the arena seats them, without the work that evens out their timing (``Style.even_time``):
-what a decision costs an arena run.
+what a decision costs an arena run. ``--cpu`` measures the process's CPU time instead of the
+wall clock: what the decisions cost one core, unchanged by other work sharing the machine (on a
+busy machine the wall clock also counts the time the process waited for a core).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from app.ai import Level
 from app.ai.levels import PLAYERS
@@ -33,7 +36,7 @@ def players(untimed: bool = False) -> dict[str, Player]:
     return out
 
 
-def timings(player: Player, hands: int, seed: int) -> list[float]:
+def timings(player: Player, hands: int, seed: int, clock: Callable[[], float] = time.perf_counter) -> list[float]:
     rng = random.Random(seed)
     deal_rng = random.Random(seed + 1)
     out: list[float] = []
@@ -48,9 +51,9 @@ def timings(player: Player, hands: int, seed: int) -> list[float]:
             state = apply(state, NEXT_HAND, deal_rng)
             continue
         if state.turn == 0:
-            start = time.perf_counter()
+            start = clock()
             action = player(view(state, 0), rng)
-            out.append(time.perf_counter() - start)
+            out.append(clock() - start)
         else:
             action = simple_choice(view(state, 1), rng)
         state = apply(state, action, deal_rng)
@@ -66,11 +69,14 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--untimed", action="store_true", help="as the arena seats them (even_time off)")
+    parser.add_argument("--cpu", action="store_true", help="CPU time of this process, not the wall clock")
     args = parser.parse_args()
-    print(f"decision time per level, {args.hands} hands each vs simple (ms){' untimed' if args.untimed else ''}")
+    clock = time.process_time if args.cpu else time.perf_counter
+    notes = (" untimed" if args.untimed else "") + (" CPU time" if args.cpu else "")
+    print(f"decision time per level, {args.hands} hands each vs simple (ms){notes}")
     print(f"{'level':8} {'decisions':>9} {'mean':>7} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
     for name, player in players(args.untimed).items():
-        t = [x * 1000 for x in timings(player, args.hands, args.seed)]
+        t = [x * 1000 for x in timings(player, args.hands, args.seed, clock)]
         print(
             f"{name:8} {len(t):9d} {statistics.fmean(t):7.2f} {percentile(t, 50):7.2f} {percentile(t, 95):7.2f}"
             f" {percentile(t, 99):7.2f} {max(t):7.2f}"

@@ -1,7 +1,7 @@
 """Review this hand: the save's growth, the review's timing, and the coach's calibration.
 
     python -m benchmarks.review size [--hands 15]
-    python -m benchmarks.review timing [--hands 40]
+    python -m benchmarks.review timing [--hands 40] [--cpu]
     python -m benchmarks.review calibration [--hands 150] [--every 3] [--samples 48]
 
 ``size``: one long match (target raised so that it lasts) played through ``app.web.play`` with the
@@ -12,7 +12,8 @@ hands and without them.
 weigh, the computer by Hard), each reviewed through the real app (``TestClient``, a fresh
 SQLite register): the first answer (the moves, no verdicts: "first paint" on the server) and
 the ``coach=1`` answer (every verdict). Each hand is reviewed once, so nothing is served from
-the review cache.
+the review cache. ``--cpu`` measures the process's CPU time instead of the wall clock (the app
+runs in this process): what the answers cost one core, whatever else shares the machine.
 
 ``calibration``: arena hands of the Hard player against itself; at every ``every``-th decision
 of either side, the coach's value of the position (its expected points for the mover, played
@@ -28,6 +29,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from cryptography.fernet import Fernet
@@ -85,7 +87,7 @@ def finished_hand(seed: int) -> SavedGame:
     return saved
 
 
-def timing(hands: int) -> None:
+def timing(hands: int, clock: Callable[[], float] = time.perf_counter) -> None:
     first: list[float] = []
     full: list[float] = []
     decisions = []
@@ -98,16 +100,17 @@ def timing(hands: int) -> None:
                 saved = finished_hand(seed)
                 token = seal_save(sealer, saved)
                 body = {"token": token, "hand": "1"}
-                start = time.perf_counter()
+                start = clock()
                 response = client.post("/game/review", data=body, headers=HX)
-                first.append(time.perf_counter() - start)
+                first.append(clock() - start)
                 assert response.status_code == 200 and "coach-wait" in response.text, response.text[:300]
-                start = time.perf_counter()
+                start = clock()
                 response = client.post("/game/review", data={**body, "step": "0", "coach": "1"}, headers=HX)
-                full.append(time.perf_counter() - start)
+                full.append(clock() - start)
                 assert response.status_code == 200 and "You gave" in response.text
                 decisions.append(sum(1 for e in saved.state.log if e.player == 0))
-    print(f"review of one finished hand, {hands} hands (person: Normal, computer: Hard), server time in ms")
+    what = "CPU time" if clock is time.process_time else "server time"
+    print(f"review of one finished hand, {hands} hands (person: Normal, computer: Hard), {what} in ms")
     print(f"{'answer':26} {'p50':>7} {'p95':>7} {'max':>7}")
     for name, data_ in (("first paint (moves)", first), ("coach=1 (every verdict)", full)):
         ms = [x * 1000 for x in data_]
@@ -168,11 +171,12 @@ def main() -> None:
     parser.add_argument("--hands", type=int)
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--samples", type=int, default=48)
+    parser.add_argument("--cpu", action="store_true", help="timing: CPU time of this process, not the wall clock")
     args = parser.parse_args()
     if args.what == "size":
         size(args.hands or 15)
     elif args.what == "timing":
-        timing(args.hands or 40)
+        timing(args.hands or 40, time.process_time if args.cpu else time.perf_counter)
     else:
         calibration(args.hands or 150, args.every, args.samples)
 

@@ -15,6 +15,9 @@ drift from the house rules, and each player sees only its ``PlayerView``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
+import json
 import math
 import multiprocessing
 import random
@@ -22,6 +25,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from app.ai.research import ARENA_PLAYERS as PLAYERS
 from app.engine import NEXT_HAND, HandKind, Phase, apply, new_match, view
@@ -147,16 +151,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=200, help="matches to play (rounded up to an even number)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2: both cores)")
+    parser.add_argument("--log", type=Path, help="write each match's result to this file as it ends")
+    parser.add_argument("--from-log", type=Path, help="play nothing: the figures of the duplicate pairs a --log holds")
     args = parser.parse_args(argv)
     n = args.n + args.n % 2
     start = time.perf_counter()
-    results = sorted(run(args.a, args.b, n, args.seed, args.jobs), key=lambda r: r.index)
+    results = []
+    if args.from_log:  # a run stopped early: only pairs both of whose matches ended, so the decks stay fair
+        logged = [MatchResult(**json.loads(line)) for line in args.from_log.read_text().splitlines() if line.strip()]
+        ended = {r.index for r in logged}
+        results = [r for r in logged if r.index ^ 1 in ended]
+        n = len(results)
+    with contextlib.ExitStack() as stack:
+        log = stack.enter_context(args.log.open("w")) if args.log else None
+        for result in run(args.a, args.b, n, args.seed, args.jobs) if not args.from_log else ():
+            results.append(result)
+            if log:  # a long run that has to be stopped still leaves the matches it played
+                print(json.dumps(dataclasses.asdict(result)), file=log, flush=True)
+    results.sort(key=lambda r: r.index)
     elapsed = time.perf_counter() - start
     s = summarise(results)
     g = sum(r.a_gins for r in results), sum(r.b_gins for r in results)
     u = sum(r.a_undercuts for r in results), sum(r.b_undercuts for r in results)
     voids = sum(r.voids for r in results)
-    print(f"{args.a} vs {args.b}: {n} matches (seed {args.seed}, {args.jobs} jobs, duplicate decks)")
+    how = f"from {args.from_log}" if args.from_log else f"{args.jobs} jobs"
+    print(f"{args.a} vs {args.b}: {n} matches (seed {args.seed}, {how}, duplicate decks)")
     print(f"  match wins     {args.a} {s.a_wins}  {args.b} {s.b_wins}  unfinished {s.draws}")
     print(f"  win rate       {args.a} {100 * s.win_rate:.1f}%  (95% CI {100 * s.ci_low:.1f}–{100 * s.ci_high:.1f}%)")
     print(
@@ -164,7 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"  (net {s.a_points_per_hand - s.b_points_per_hand:+.2f})"
     )
     print(f"  gins           {args.a} {g[0]}  {args.b} {g[1]};  undercuts won {args.a} {u[0]}  {args.b} {u[1]}")
-    print(f"  hands          {s.hands} ({voids} void), {s.hands / elapsed:.1f} hands/s, {elapsed:.1f} s")
+    speed = "" if args.from_log else f", {s.hands / elapsed:.1f} hands/s, {elapsed:.1f} s"
+    print(f"  hands          {s.hands} ({voids} void){speed}")
     return 0
 
 

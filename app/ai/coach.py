@@ -1,19 +1,22 @@
 """The coach: judges one of the person's decisions from the view they had, in points given away.
 
 For a decision (take or pass the upcard, stock or pile, which card to throw, knock or play on)
-the coach values each candidate as the points it is expected to bring: opponent hands are
-sampled from the person's ``PlayerView`` with the Hard player's inference (``sample_hand``),
-the rest of the unseen cards shuffled into a stock, and each sample played out to the end of
-the hand with the fast playout (``playout.py``; knocks are settled by the engine's R14–R19
-scoring, ``knock_points``). Every candidate meets the same samples, so the differences
-between candidates are far steadier than the values themselves.
+the coach values each candidate as the points it is expected to bring, with Expert's own
+evaluation (``search.py``, shared, not copied): opponent hands are sampled from the person's
+``PlayerView`` with the Hard player's inference (``sample_hand``), the rest of the unseen cards
+shuffled into a stock, and each sample played out to the end of the hand by the search's
+careful players (``search.outcome``; knocks are settled by the engine's R14–R19 scoring).
+Every candidate meets the same samples, so the differences between candidates are far
+steadier than the values themselves.
 
 The better choice is the Hard player's (the same one the hint shows during play, so the
-review never contradicts it). The person's choice costs the Hard choice's expected points
-minus its own, never less than 0: a choice the playouts rate as good as Hard's, or better, is
-good. The verdict follows ``THRESHOLDS``. (Searching wider, the best of all throws by these
-greedy playouts, was tried and rejected: the playouts' opponent knocks at its first chance,
-and by them the Hard player's own throws came out as mistakes in 7 of 242 decisions.)
+review never contradicts it; Expert's own choice differs only where it vetoes a knock, and
+that veto is too unsteady to teach by: docs/ai.md, "The coach"). The person's choice costs the
+Hard choice's expected points minus its own, never less than 0: a choice the playouts rate as
+good as Hard's, or better, is good. The verdict follows ``THRESHOLDS``. (Searching wider, the
+best of all throws by greedy playouts, was tried and rejected: their opponent knocks at its
+first chance, and by them the Hard player's own throws came out as mistakes in 7 of 242
+decisions.)
 
 Nothing here reads more than the ``PlayerView``: the coach is as blind to hidden cards as the
 computer opponent. The samples are seeded by the position's public facts, so the same review
@@ -28,17 +31,13 @@ from enum import StrEnum
 
 from app.ai.hint import why
 from app.ai.inference import card_weights
-from app.ai.knock import knock_points
 from app.ai.knowledge import Knowledge, from_view
-from app.ai.players import HARD, decide
-from app.ai.playout import play_out
-from app.ai.search import Deal, deals
-from app.engine import KNOCK_LIMIT, Action, ActionKind, Phase, PlayerView, masks
+from app.ai.players import EXPERT, HARD, decide
+from app.ai.search import DRAW_BLIND, PASS_TOP, TAKE_TOP, Deal, Move, Throw, deals, outcome
+from app.engine import Action, ActionKind, PlayerView
 from app.words import Sentence, join_clauses
 
 __all__ = ["SAMPLES", "THRESHOLDS", "Judgement", "Verdict", "judge"]
-
-BIT_VALUE, bits_of, deadwood_of_mask = masks.BIT_VALUE, masks.bits_of, masks.deadwood_of_mask
 
 SAMPLES = 96
 """Sampled deals (opponent hand and stock) per decision; both choices are played out on each."""
@@ -145,44 +144,21 @@ _DRAW_WORDS = {
 }
 
 
+def _move(action: Action) -> Move:
+    """The search's name for ``action``: a throw (a knock settled, a discard played on) or a draw."""
+    if action.kind.throws:
+        assert action.card is not None
+        return Throw(action.card.bit, knock=action.kind is ActionKind.KNOCK)
+    if action.kind.takes_pile:
+        return TAKE_TOP
+    return DRAW_BLIND if action.kind is ActionKind.DRAW_STOCK else PASS_TOP
+
+
 def _value(k: Knowledge, action: Action, sampled: list[Deal]) -> float:
-    """Mean points to the person over ``sampled`` deals if they make ``action`` and the hand is played out."""
+    """Mean points to the person over ``sampled`` deals if they make ``action`` and the hand is played on
+    as Expert's search plays it (``search.outcome``, with Expert's knock limit for the careful players)."""
+    move = _move(action)
     total = 0
     for opp, stock in sampled:
-        total += _outcome(k, action, opp, list(stock))
+        total += outcome(k, move, opp, list(stock), EXPERT.search_knock_at)
     return total / len(sampled)
-
-
-def _outcome(k: Knowledge, action: Action, opp: int, stock: list[int]) -> int:
-    hand, kind = k.hand, action.kind
-    if kind.throws:
-        assert action.card is not None
-        kept = hand ^ action.card.bit
-        if kind is ActionKind.KNOCK:
-            return knock_points(kept, opp)
-        return play_out(kept, opp, action.card.bit, stock, my_turn=False)
-    if kind.takes_pile:
-        top = k.top
-        dw, throw = _leanest_throw(hand | top, top)
-        kept = (hand | top) ^ throw
-        if dw <= KNOCK_LIMIT:  # the playout's own habit: knock as soon as allowed
-            return knock_points(kept, opp)
-        return play_out(kept, opp, throw, stock, my_turn=False)
-    if kind is ActionKind.DRAW_STOCK:
-        return play_out(hand, opp, 0, stock, my_turn=True)
-    # A pass: the opponent is offered the upcard; after a second pass its first draw is the stock (R8).
-    return play_out(hand, opp, k.top if k.phase is Phase.UPCARD and not _second_pass(k) else 0, stock, my_turn=False)
-
-
-def _second_pass(k: Knowledge) -> bool:
-    # The upcard is passed a second time when the opponent already declined it (R8).
-    return bool(k.opp_passed & k.top)
-
-
-def _leanest_throw(hand: int, forbidden: int) -> tuple[int, int]:
-    best = (999, 0, 0)
-    for b in bits_of(hand & ~forbidden):
-        key = (deadwood_of_mask(hand ^ b), -BIT_VALUE[b], b)
-        if key < best:
-            best = key
-    return best[0], best[2]

@@ -69,8 +69,20 @@ EXPERTS: dict[str, Style] = {
     "expert-m6": replace(HARD, knock_margin=6.0),
     "expert-m12": replace(HARD, knock_margin=12.0),
     "expert-k5": replace(HARD, search_samples=40),
-    "expert-veto": VETO,  # EXPERT since the screening
+    "expert-veto": VETO,  # EXPERT from the first screening to round 2
     "expert-veto-pile": replace(VETO, search_pile=True),
+    # Round 2 (issue 15, "Expert" at 58%): the veto with a more patient Hard under it, the search
+    # also deciding the throws late in a hand, and more throws weighed.
+    "expert-veto-m12": replace(VETO, knock_margin=12.0),
+    "expert-veto-stock10": replace(VETO, search_stock=10),
+    "expert-veto-w5": replace(VETO, search_width=5),
+    "expert-search-m5": replace(VETO, search_margin=5.0),
+    "expert-veto-vm3": replace(VETO, veto_margin=3.0),
+    "expert-veto-w1": replace(VETO, search_width=1),
+    "expert-veto-w1vm3": replace(VETO, search_width=1, veto_margin=3.0),
+    "expert-veto-m15": replace(VETO, knock_margin=15.0),
+    "expert-veto-m18": replace(VETO, knock_margin=18.0),
+    "expert-veto-w1m12": replace(VETO, search_width=1, knock_margin=12.0),  # EXPERT since round 2
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person

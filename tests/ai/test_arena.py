@@ -1,5 +1,7 @@
 """The arena: reproducible, duplicate decks with seats swapped, honest summary figures."""
 
+from pathlib import Path
+
 import pytest
 
 from app.ai.arena import MatchResult, main, play_match, summarise
@@ -35,3 +37,20 @@ def test_cli_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["easy", "random", "-n", "4", "--jobs", "1", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "win rate" in out and "95% CI" in out and "points/hand" in out and "hands/s" in out
+
+
+def test_a_logged_run_gives_the_same_figures_again_and_a_cut_log_keeps_whole_pairs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "run.jsonl"
+    assert main(["easy", "random", "-n", "6", "--jobs", "1", "--seed", "2", "--log", str(log)]) == 0
+    played = capsys.readouterr().out
+    assert main(["easy", "random", "--seed", "2", "--from-log", str(log)]) == 0
+    again = capsys.readouterr().out
+    assert again.splitlines()[1:5] == played.splitlines()[1:5]  # wins, rate, points, gins
+    # A run stopped after 5 matches: the last pair is not whole, so only 4 matches count.
+    lines = log.read_text().splitlines()
+    assert len(lines) == 6
+    log.write_text("\n".join(lines[:5]) + "\n")
+    assert main(["easy", "random", "--seed", "2", "--from-log", str(log)]) == 0
+    assert "easy vs random: 4 matches" in capsys.readouterr().out

@@ -1,11 +1,13 @@
 """Expert's search: candidate throws played out on the same sampled deals (``search.py``)."""
 
 import random
+from dataclasses import replace
 
 from app.ai.arena import play_match
 from app.ai.inference import card_weights
 from app.ai.knock import knock_points
-from app.ai.players import EXPERT, HARD, decide
+from app.ai.players import EXPERT, HARD, Style, decide
+from app.ai.research import VETO
 from app.ai.search import Throw, deals, draw_values, values
 from app.engine import ActionKind, Card, Phase, masks, score
 from tests.ai.conftest import mask
@@ -68,3 +70,26 @@ def test_expert_and_hard_do_not_trade_pile_cards_for_ever() -> None:
     # pile and neither knocked, the stock standing at 6 cards; Expert now draws blind after 16 takes.
     result = play_match("expert", "hard", 684, 2026)
     assert result.a_won is not None and result.hands < 30
+
+
+def test_a_veto_margin_keeps_knocks_that_the_luckiest_throw_would_veto() -> None:
+    # 4 deadwood on the first turn: on 400 deals the knock is worth about 48 points, the best throw
+    # about 45. On 40 deals the best of three noisy throws often beats the knock all the same (the
+    # winner's curse); a margin of 3 points for the knock (``Style.veto_margin``) vetoes it far less.
+    k = position("7h 8h 9h 5c 5d 5s As 2s 3s Kc 4d", pile="Tc", stock_size=30, discards=0, opp_stock_draws=0)
+
+    def vetoes(style: Style) -> int:
+        return sum(decide(k, style, random.Random(seed)).kind is ActionKind.DISCARD for seed in range(20))
+
+    plain, margin = vetoes(VETO), vetoes(replace(VETO, veto_margin=3.0))
+    assert plain >= 4 and margin < plain / 2, (plain, margin)
+
+
+def test_a_search_margin_lets_the_search_knock_where_the_heuristic_waits() -> None:
+    # The same first-turn knock (worth about 48 points on 400 deals, the throw about 45): a Hard that
+    # waits for 100 points never knocks it; with ``search_margin`` the knock goes to the search instead.
+    k = position("7h 8h 9h 5c 5d 5s As 2s 3s Kc 4d", pile="Tc", stock_size=30, discards=0, opp_stock_draws=0)
+    waiting = replace(EXPERT, knock_margin=100.0, veto_margin=3.0)
+    asked = replace(waiting, search_margin=0.0)
+    assert all(decide(k, waiting, random.Random(seed)).kind is ActionKind.DISCARD for seed in range(10))
+    assert all(decide(k, asked, random.Random(seed)).kind is ActionKind.KNOCK for seed in range(10))
