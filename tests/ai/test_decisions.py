@@ -66,3 +66,14 @@ def test_hard_waits_with_a_small_edge_while_the_stock_lasts_and_takes_it_before_
         assert decide(mid, HARD, random.Random(seed)).kind is ActionKind.DISCARD
         assert decide(last, HARD, random.Random(seed)).kind is ActionKind.KNOCK
         assert decide(last, replace(HARD, last_chance=False), random.Random(seed)).kind is ActionKind.DISCARD
+
+
+def test_hard_keeps_a_card_waiting_on_a_live_out_over_a_little_safety() -> None:
+    # Qd and Ks are both 10 deadwood. Ks waits on Qs (J-Q-K of spades, Qs unseen); Qd waits on
+    # nothing, but the opponent can meld it in more ways (two queens, Jd-Td or Jd-Kd) than Ks (two
+    # kings: Js is mine). With a live out worth 1.2 points (issue 15, part 2), the out outweighs that.
+    from app.ai.research import PATIENT_HARD
+
+    k = position("Ac 7c Tc Qd Ah 2h 3h As 9s Js Ks")
+    assert decide(k, HARD, random.Random(0)).card == Card.parse("Qd")
+    assert decide(k, PATIENT_HARD, random.Random(0)).card == Card.parse("Ks")  # outs at 0.8: safety won
