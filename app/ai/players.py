@@ -400,7 +400,7 @@ def _weigh_a_knock_anyway(ctx: _Context) -> None:
     extra = min(ctx.k.opp_stock_draws, ctx.style.extra_draws)
     samples = [sample_hand(ctx.k, ctx.weights, _PADDING_RNG, extra) for _ in range(ctx.style.knock_samples)]
     estimate_knock(_PADDING_KEPT, samples)
-    if ctx.style.knock_margin_near:
+    if ctx.style.knock_margin_near:  # a real check scores its samples' deadwood too (the margin's share)
         _near_share(samples)
     _draw_the_rest(ctx, extra)
 
