@@ -51,6 +51,8 @@ class Style:
     """Weigh unseen cards by the opponent's picks, discards and passes (else: all unseen alike)."""
     lookahead: bool = False
     """Take the pile card only if it beats the expected stock draw (else: if it improves the hand)."""
+    outs_fade: int = 20
+    """Outs count in full while the stock holds this many cards or more, then fade in proportion."""
     knock_samples: int = 0
     """Sampled opponent hands to judge a knock (0: knock whenever allowed)."""
     wait_playouts: int = 0
@@ -72,6 +74,21 @@ class Style:
     for each stock card left): waiting has a value the estimate leaves out (a lower hand or Gin next
     turn, the opponent knocking into an undercut)."""
     knock_margin_per_card: float = 0.0
+    knock_margin_per_out: float = 0.0
+    """More margin for each live card that would improve the kept hand (an out, ``outs_weight``):
+    waiting is worth more to a hand that is likely to get better."""
+    knock_margin_near: float = 0.0
+    """Shrink the margin by this share of it times the share of sampled opponent hands that could
+    knock already (deadwood 10 or less): waiting is worth less against a hand about to go out."""
+    knock_margin_fade: int = 0
+    """Once the stock holds fewer than this many cards, shrink the margin in proportion (0: never):
+    with fewer turns left, waiting can win less."""
+    gin_wait_deadwood: int = 2
+    """Wait for Gin, rather than knock, with this much deadwood or less (and a long stock, live outs)."""
+    gin_wait_stock: int = 16
+    """... only while the stock holds more than this many cards ..."""
+    gin_wait_outs: float = 3.0
+    """... and the expected live cards that would make Gin are at least this many."""
     last_chance: bool = False
     """Drop the margin on the last turn before the hand is void (R13): waiting is then worth nothing."""
     score_aware: bool = False
@@ -108,6 +125,8 @@ class Style:
 
 EASY = Style(mistake=0.3, take_only_melds=True)
 NORMAL = Style(outs=0.6, danger=3.0, knock_fade=3)
+# Outs stay at 0.8: 1.2 won more on the screening decks and nothing measurable over four 2,000-match
+# runs (docs/ai.md, "A stronger Hard"); it is ``hard-outs12p`` in the arena.
 HARD = Style(outs=0.8, danger=6.0, infer=True, lookahead=True, knock_samples=40, knock_margin=9.0, last_chance=True)
 # Expert: a more patient Hard (margin 12), whose knocks a search may veto (``search.py``): when that
 # Hard would knock, the knock is settled and Hard's own throw played out on the same 40 sampled
@@ -138,7 +157,7 @@ class _Context:
         self.probs = opponent_probs(k, self.weights)
         # Chance an unseen card is still in the stock (so I may draw it), faded as the stock runs out:
         # an out that can only arrive after the hand is over is worth nothing.
-        stage = min(1.0, k.stock_size / 20.0)
+        stage = min(1.0, k.stock_size / style.outs_fade)
         self.live = {b: (1.0 - self.probs.get(b, 0.0)) * stage for b in bits_of(k.unseen)}
         self._danger: dict[int, float] = {}
 
@@ -232,6 +251,12 @@ def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random, 
     if margin is None:
         margin = style.knock_margin
     margin += style.knock_margin_per_card * k.stock_size
+    if style.knock_margin_per_out:
+        margin += style.knock_margin_per_out * outs_weight(kept, ctx.live)
+    if style.knock_margin_near:
+        margin *= 1.0 - style.knock_margin_near * _near_share(samples)
+    if style.knock_margin_fade and k.stock_size < style.knock_margin_fade:
+        margin *= k.stock_size / style.knock_margin_fade
     if style.last_chance and k.stock_size <= VOID_STOCK:
         margin = 0.0  # R13: a turn ending without a knock now voids the hand, so waiting is worth nothing
     if style.score_aware:
@@ -252,7 +277,17 @@ def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random, 
         return est.mean_points >= wait_value(wait_kept, wait_card, runs)
     # Waiting for gin pays only with a long stock ahead and a hand one card away.
     gin_outs = sum(ctx.live.get(u, 0.0) for u in bits_of(meld_outs(kept)))
-    return not (dw <= 2 and k.stock_size > 16 and gin_outs >= 3 and est.undercut_rate < 0.05)
+    return not (
+        dw <= style.gin_wait_deadwood
+        and k.stock_size > style.gin_wait_stock
+        and gin_outs >= style.gin_wait_outs
+        and est.undercut_rate < 0.05
+    )
+
+
+def _near_share(samples: list[int]) -> float:
+    """The share of sampled opponent hands that could knock now (deadwood 10 or less)."""
+    return sum(deadwood_of_mask(opp) <= KNOCK_LIMIT for opp in samples) / max(1, len(samples))
 
 
 def _knock_helps_the_match(k: Knowledge, points: tuple[int, ...], margin: float) -> bool:
@@ -381,6 +416,8 @@ def _weigh_a_knock_anyway(ctx: _Context) -> None:
     extra = min(ctx.k.opp_stock_draws, ctx.style.extra_draws)
     samples = [sample_hand(ctx.k, ctx.weights, _PADDING_RNG, extra) for _ in range(ctx.style.knock_samples)]
     estimate_knock(_PADDING_KEPT, samples)
+    if ctx.style.knock_margin_near:  # a real check scores its samples' deadwood too (the margin's share)
+        _near_share(samples)
     _draw_the_rest(ctx, extra)
 
 

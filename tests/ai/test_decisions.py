@@ -1,6 +1,7 @@
 """Hand-built positions where the levels' ideas must show: gin, the fading knock, undercut risk, safe discards."""
 
 import random
+from dataclasses import replace
 
 from app.ai.knowledge import Knowledge
 from app.ai.players import EASY, HARD, NORMAL, Style, decide
@@ -66,3 +67,13 @@ def test_hard_waits_with_a_small_edge_while_the_stock_lasts_and_takes_it_before_
         assert decide(mid, HARD, random.Random(seed)).kind is ActionKind.DISCARD
         assert decide(last, HARD, random.Random(seed)).kind is ActionKind.KNOCK
         assert decide(last, replace(HARD, last_chance=False), random.Random(seed)).kind is ActionKind.DISCARD
+
+
+def test_the_weight_of_a_live_out_decides_between_a_card_that_waits_on_one_and_a_safer_card() -> None:
+    # Qd and Ks are both 10 deadwood. Ks waits on Qs (J-Q-K of spades, Qs unseen); Qd waits on
+    # nothing, but the opponent can meld it in more ways (two queens, Jd-Td or Jd-Kd) than Ks (two
+    # kings: Js is mine). Hard (outs at 0.8) keeps the safer card; with a live out worth 1.2 points
+    # (issue 15, part 2's hard-outs12p, screened and left out) the out outweighs the safety.
+    k = position("Ac 7c Tc Qd Ah 2h 3h As 9s Js Ks")
+    assert decide(k, HARD, random.Random(0)).card == Card.parse("Ks")
+    assert decide(k, replace(HARD, outs=1.2), random.Random(0)).card == Card.parse("Qd")
