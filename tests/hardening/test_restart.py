@@ -14,6 +14,7 @@ import httpx2 as httpx
 import pytest
 from cryptography.fernet import Fernet
 
+from app.engine import Phase
 from app.register import SQLITE_FILE_NAME
 from app.seal import KEY_FILE_NAME, Sealer, load_or_create_key_file
 from app.web import open_save
@@ -85,7 +86,11 @@ def test_a_rotated_key_list_opens_old_saves_and_seals_them_under_the_new_key(tmp
     # Once the old key is retired, a save the browser refreshed during the rotation still plays;
     # one that was never opened during it is refused with a clear message (and nothing crashes).
     with running_server(tmp_path, keys=new_key) as after, httpx.Client(base_url=after.base_url) as client:
-        assert play(client, new, moved, 2).state.deal == moved.state.deal
+        # Each answer is checked against the engine (live_play.advance). The first continues the
+        # match (not the deal: the computer may have ended the hand, and the next request deals again).
+        played = advance(client, new, moved)
+        assert played.saved.match_id == moved.saved.match_id or moved.state.phase is Phase.MATCH_OVER
+        assert play(client, new, played, 1).state != played.state
         stale = client.post("/game/resume", data={"token": save.token}, headers=HX)
         assert stale.status_code == 400
         assert "whose key this one does not have" in stale.text
