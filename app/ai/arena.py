@@ -31,6 +31,11 @@ from app.ai.research import ARENA_PLAYERS as PLAYERS
 from app.engine import NEXT_HAND, HandKind, Phase, apply, new_match, view
 
 HAND_CAP = 300  # a match that has not ended by then is a draw (only random-vs-random gets near it)
+MOVE_CAP = 1_000
+"""Moves in one hand past which the match is a draw. Two players can trade pile cards for ever while
+the stock stands still, and no rule ends that (Expert and Hard once swapped aces until a 2,000-match
+run was stopped after an hour). A hand that draws its whole stock takes about 60 moves, and two more
+for each card taken from the pile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +75,15 @@ def play_match(a: str, b: str, index: int, seed: int) -> MatchResult:
     gins = [0, 0]
     undercuts = [0, 0]
     voids = 0
+    moves = 0  # in the hand being played
     while state.phase is not Phase.MATCH_OVER and hands < HAND_CAP:
         if state.phase is Phase.HAND_OVER:
             state = apply(state, NEXT_HAND, deal_rng)
+            moves = 0
             continue
+        moves += 1
+        if moves > MOVE_CAP:
+            break  # an endless hand: the match counts as capped (a draw), not as won by whoever leads
         me = state.turn
         action = players[me](view(state, me), rngs[me])
         before = state.hand_number

@@ -1,10 +1,13 @@
 """The arena: reproducible, duplicate decks with seats swapped, honest summary figures."""
 
+import random
 from pathlib import Path
 
 import pytest
 
+import app.ai.arena as arena
 from app.ai.arena import MatchResult, main, play_match, summarise
+from app.engine import Action, ActionKind, PlayerView
 
 
 def test_same_seed_same_results_and_pairs_swap_seats() -> None:
@@ -22,6 +25,24 @@ def test_duplicate_pair_mirrors_when_both_seats_play_alike() -> None:
     a, b = play_match("simple", "simple", 0, 3), play_match("simple", "simple", 1, 3)
     assert (a.a_points, a.b_points, a.hands) == (b.b_points, b.a_points, b.hands)
     assert a.a_won is not None and a.a_won is not b.a_won
+
+
+def pile_trader(v: PlayerView, rng: random.Random) -> Action:
+    """Takes the face-up card whenever it may and never knocks: two of them never touch the stock."""
+    legal = v.legal_actions
+    for kind in (ActionKind.TAKE_UPCARD, ActionKind.TAKE_DISCARD, ActionKind.DISCARD):
+        found = [a for a in legal if a.kind is kind]
+        if found:
+            return found[0]
+    return legal[0]
+
+
+def test_an_endless_hand_ends_the_match_as_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No rule ends a hand where both players only trade pile cards: the arena must not hang on one.
+    monkeypatch.setitem(arena.PLAYERS, "pile-trader", pile_trader)
+    result = play_match("pile-trader", "pile-trader", 0, 1)
+    assert result.a_won is None and result.hands == 0
+    assert (result.a_points, result.b_points) == (0, 0)
 
 
 def test_summary_counts_and_interval() -> None:
