@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-import app.ai.arena as arena
 from app.ai.arena import MatchResult, main, play_match, summarise
+from app.ai.research import ARENA_PLAYERS
 from app.engine import Action, ActionKind, PlayerView
 
 
@@ -39,7 +39,7 @@ def pile_trader(v: PlayerView, rng: random.Random) -> Action:
 
 def test_an_endless_hand_ends_the_match_as_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     # No rule ends a hand where both players only trade pile cards: the arena must not hang on one.
-    monkeypatch.setitem(arena.PLAYERS, "pile-trader", pile_trader)
+    monkeypatch.setitem(ARENA_PLAYERS, "pile-trader", pile_trader)  # the arena's own table
     result = play_match("pile-trader", "pile-trader", 0, 1)
     assert result.a_won is None and result.hands == 0
     assert (result.a_points, result.b_points) == (0, 0)
