@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from app.ai import players as ai_players
-from app.ai.arena import _seed
+from app.ai.arena import mix_seed
 from app.ai.knock import KnockEstimate, estimate_knock
 from app.ai.research import ARENA_PLAYERS as PLAYERS
 from app.engine import NEXT_HAND, ActionKind, HandKind, Phase, apply, deadwood, new_match, view
@@ -65,7 +65,7 @@ class HandOutcome:
 
 
 @contextlib.contextmanager
-def _recording_estimates(record: list[KnockEstimate | None]) -> Iterator[None]:
+def recording_estimates(record: list[KnockEstimate | None]) -> Iterator[None]:
     namespace = vars(ai_players)  # the name ``decide`` calls
 
     def wrapped(kept: int, samples: list[int]) -> KnockEstimate:
@@ -83,10 +83,10 @@ def _recording_estimates(record: list[KnockEstimate | None]) -> Iterator[None]:
 def play(a: str, b: str, index: int, seed: int, last: list[KnockEstimate | None]) -> Iterator[HandOutcome]:
     """Match ``index`` as the arena plays it (``arena.play_match``), one record per finished hand."""
     pair, swapped = divmod(index, 2)
-    deal_rng = random.Random(_seed(seed, pair, 0))
+    deal_rng = random.Random(mix_seed(seed, pair, 0))
     a_seat = 1 if swapped else 0
     seats = [PLAYERS[a], PLAYERS[b]] if a_seat == 0 else [PLAYERS[b], PLAYERS[a]]
-    rngs = [random.Random(_seed(seed, index, 1, s)) for s in (0, 1)]
+    rngs = [random.Random(mix_seed(seed, index, 1, s)) for s in (0, 1)]
     state = new_match(deal_rng, starter=pair % 2)
     declined: list[tuple[int, int, float | None]] = []
     knock_estimate: KnockEstimate | None = None
@@ -236,7 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         last: list[KnockEstimate | None] = [None]
         with contextlib.ExitStack() as stack:
             if args.estimates:
-                stack.enter_context(_recording_estimates(last))
+                stack.enter_context(recording_estimates(last))
             log = stack.enter_context(args.log.open("w")) if args.log else None
             for index in range(args.n + args.n % 2):
                 for row in play(args.a, args.b, index, args.seed, last):

@@ -2,13 +2,13 @@
 
 from app.ai.arena import play_match
 from app.ai.knock import KnockEstimate
-from benchmarks.hand_outcomes import _recording_estimates, play, report
+from benchmarks.hand_outcomes import play, recording_estimates, report
 
 
 def test_the_hands_recorded_add_up_to_the_arenas_match() -> None:
     for index in (0, 1):
         last: list[KnockEstimate | None] = [None]
-        with _recording_estimates(last):
+        with recording_estimates(last):
             rows = list(play("hard", "eaai-gin", index, 101, last))
         arena = play_match("hard", "eaai-gin", index, 101)
         assert len(rows) == arena.hands
