@@ -54,7 +54,7 @@ class MatchResult:
     voids: int
 
 
-def _seed(*parts: int) -> int:
+def mix_seed(*parts: int) -> int:
     # Deterministic across processes (unlike hash()): mix the parts into one 64-bit seed.
     x = 0x9E3779B97F4A7C15
     for p in parts:
@@ -66,10 +66,10 @@ def _seed(*parts: int) -> int:
 def play_match(a: str, b: str, index: int, seed: int) -> MatchResult:
     """Match ``index``: pair ``index // 2``'s deck sequence; A sits in seat 0 in even matches, seat 1 in odd."""
     pair, swapped = divmod(index, 2)
-    deal_rng = random.Random(_seed(seed, pair, 0))
+    deal_rng = random.Random(mix_seed(seed, pair, 0))
     a_seat = 1 if swapped else 0
     players = [PLAYERS[a], PLAYERS[b]] if a_seat == 0 else [PLAYERS[b], PLAYERS[a]]
-    rngs = [random.Random(_seed(seed, index, 1, s)) for s in (0, 1)]
+    rngs = [random.Random(mix_seed(seed, index, 1, s)) for s in (0, 1)]
     state = new_match(deal_rng, starter=pair % 2)
     hands = 0
     gins = [0, 0]

@@ -22,8 +22,17 @@ PASSED_PARTNER = 0.75
 MAX_PROB = 0.95
 
 
-def card_weights(k: Knowledge) -> dict[int, float]:
-    """A relative weight, per unseen card, for being in the opponent's hidden cards."""
+def card_weights(
+    k: Knowledge,
+    taken_partner: float = TAKEN_PARTNER,
+    discarded_partner: float = DISCARDED_PARTNER,
+    passed_partner: float = PASSED_PARTNER,
+) -> dict[int, float]:
+    """A relative weight, per unseen card, for being in the opponent's hidden cards.
+
+    ``taken_partner``, ``discarded_partner`` and ``passed_partner`` are the multipliers per clue (a player's ``Style``
+    may set its own: issue 15's screening of a sharper reading of passes).
+    """
     taken_near = 0
     for b in bits_of(k.opp_known):
         taken_near |= neighbours(b)
@@ -33,14 +42,14 @@ def card_weights(k: Knowledge) -> dict[int, float]:
     for u in bits_of(k.unseen):
         w = 1.0
         if u & taken_near:
-            w *= TAKEN_PARTNER
+            w *= taken_partner
         near = neighbours(u)
         for d in discarded:
             if d & near:
-                w *= DISCARDED_PARTNER
+                w *= discarded_partner
         for p in passed:
             if p & near:
-                w *= PASSED_PARTNER
+                w *= passed_partner
         weights[u] = w
     return weights
 

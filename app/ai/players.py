@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.ai.evaluate import danger, meld_outs, outs_weight
-from app.ai.inference import card_weights, opponent_probs, sample_hand
+from app.ai.inference import DISCARDED_PARTNER, PASSED_PARTNER, TAKEN_PARTNER, card_weights, opponent_probs, sample_hand
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import Knowledge, from_view
 from app.ai.match import win_chance
@@ -47,8 +47,20 @@ class Style:
     """Deadwood points a live meld-making card (an "out") is worth while the stock is full."""
     danger: float = 0.0
     """Deadwood points charged for a discard the opponent surely melds (scaled by the chance it can)."""
+    danger_late: float = 0.0
+    """More danger charge as the hand goes on: ``danger`` plus this times the share of the stock drawn
+    (issue 15, stop 25). Late in a hand the opponent is nearer Gin, and a card it melds may be the last
+    one it needs. Screened (``hard-dlate``) and not kept (docs/ai.md)."""
     infer: bool = False
     """Weigh unseen cards by the opponent's picks, discards and passes (else: all unseen alike)."""
+    taken_partner: float = TAKEN_PARTNER
+    """With ``infer``: weight multiplier for an unseen card that could meld with a card the opponent took
+    from the pile (``inference.py``). This and the next two, read more sharply, were screened
+    (``hard-sharp``, issue 15, stop 25) and not kept (docs/ai.md)."""
+    discarded_partner: float = DISCARDED_PARTNER
+    """With ``infer``: weight multiplier for an unseen card that could meld with a card the opponent discarded."""
+    passed_partner: float = PASSED_PARTNER
+    """With ``infer``: the same for a card the opponent passed (left on the pile)."""
     lookahead: bool = False
     """Take the pile card only if it beats the expected stock draw (else: if it improves the hand)."""
     outs_fade: int = 20
@@ -69,11 +81,21 @@ class Style:
     """Take from the pile only to make a meld (Easy ignores mere deadwood cuts)."""
     extra_draws: int = 6
     """A sampled opponent hand draws as many extra cards as the opponent drew from the stock, up to this."""
+    extra_draws_bonus: int = 0
+    """... plus this many (still up to ``extra_draws``), for a knock's samples (issue 15, stop 25): against
+    the Gin hunter Hard's knocks were undercut about 2.5 times as often as their samples said, and a
+    random hand grown by the opponent's few draws may be weaker than the hand it holds. Screened
+    (``hard-bonus3``) and not kept: Hard waited more and the Gin hunter went Gin more (docs/ai.md)."""
     knock_margin: float = 0.0
     """Knock only when the sampled knock is worth more than this many points (plus ``knock_margin_per_card``
     for each stock card left): waiting has a value the estimate leaves out (a lower hand or Gin next
     turn, the opponent knocking into an undercut)."""
     knock_margin_per_card: float = 0.0
+    knock_margin_per_deadwood: float = 0.0
+    """Less margin for each point of deadwood the knock keeps (issue 15, stop 25): a low hand loses
+    little by waiting (Gin is near, an undercut of the opponent's knock likely), a high one loses
+    more (it can't undercut, and an opponent's Gin costs it its deadwood). Screened (``hard-mdw``)
+    and not kept (docs/ai.md)."""
     knock_margin_per_out: float = 0.0
     """More margin for each live card that would improve the kept hand (an out, ``outs_weight``):
     waiting is worth more to a hand that is likely to get better."""
@@ -135,7 +157,7 @@ EXPERT = replace(HARD, knock_margin=12.0, search_samples=40, search_veto=True, s
 FULL_STOCK = 31
 """The stock after the deal and the upcard (R4): what it lost since is the number of blind draws."""
 PILE_TAKE_LIMIT = 16
-"""Expert draws blind once this many cards have been taken from the pile in a hand (see ``decide``)."""
+"""Every level draws blind once this many cards have been taken from the pile in a hand (see ``decide``)."""
 # The throw-away work draws from a generator of its own, never re-seeded: the decision's generator
 # stays as it was (seeded games play as before), and each call samples fresh hands, as a real
 # knock's do (the same hands every time hit the engine's deadwood cache and cost 15% less).
@@ -153,7 +175,10 @@ class _Context:
     def __init__(self, k: Knowledge, style: Style) -> None:
         self.k = k
         self.style = style
-        self.weights = card_weights(k) if style.infer else {b: 1.0 for b in bits_of(k.unseen)}
+        if style.infer:
+            self.weights = card_weights(k, style.taken_partner, style.discarded_partner, style.passed_partner)
+        else:
+            self.weights = {b: 1.0 for b in bits_of(k.unseen)}
         self.probs = opponent_probs(k, self.weights)
         # Chance an unseen card is still in the stock (so I may draw it), faded as the stock runs out:
         # an out that can only arrive after the hand is over is worth nothing.
@@ -174,7 +199,8 @@ class _Context:
         # The draw lookahead asks about the same few cards hundreds of times.
         cost = self._danger.get(card)
         if cost is None:
-            cost = self._danger[card] = self.style.danger * danger(card, self.probs)
+            charge = self.style.danger + self.style.danger_late * (1.0 - self.k.stock_size / FULL_STOCK)
+            cost = self._danger[card] = charge * danger(card, self.probs)
         return cost
 
     def best_discard(self, hand: int, forbidden: int) -> tuple[float, int]:
@@ -243,14 +269,14 @@ def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random, 
     if not style.knock_samples:
         # Opponents' hands improve as the hand goes on, so a late knock needs less deadwood to be safe.
         return not style.knock_fade or dw <= KNOCK_LIMIT - k.discards // style.knock_fade
-    extra = min(k.opp_stock_draws, style.extra_draws)
+    extra = min(k.opp_stock_draws + style.extra_draws_bonus, style.extra_draws)
     samples = [sample_hand(k, ctx.weights, rng, extra) for _ in range(style.knock_samples)]
     est = estimate_knock(kept, samples)
     if style.even_time:
         _draw_the_rest(ctx, extra)
     if margin is None:
         margin = style.knock_margin
-    margin += style.knock_margin_per_card * k.stock_size
+    margin += style.knock_margin_per_card * k.stock_size - style.knock_margin_per_deadwood * dw
     if style.knock_margin_per_out:
         margin += style.knock_margin_per_out * outs_weight(kept, ctx.live)
     if style.knock_margin_near:
@@ -316,9 +342,10 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
     if k.phase is Phase.UPCARD:
         return TAKE_UPCARD if _take_pile(ctx) else PASS
     if k.phase is Phase.DRAW:
-        if style.search_veto and k.discards - (FULL_STOCK - k.stock_size) > PILE_TAKE_LIMIT:
+        if k.discards - (FULL_STOCK - k.stock_size) > PILE_TAKE_LIMIT:
             # Two players can trade pile cards for ever while the stock stands still (the arena met
-            # Expert and Hard swapping aces, neither knocking): past this many pile takes, draw blind.
+            # Expert and Hard swapping aces, neither knocking, and a Hard reading clues more sharply
+            # swapping aces with the Gin hunter): past this many pile takes, draw blind.
             return DRAW_STOCK
         if style.search_pile and k.can_take:
             return _search_draw(ctx, rng)
@@ -413,7 +440,7 @@ def _weigh_a_knock_anyway(ctx: _Context) -> None:
     draws), and a knock estimate for a typical knocking hand (``_PADDING_KEPT``), all drawn from
     ``_PADDING_RNG``.
     """
-    extra = min(ctx.k.opp_stock_draws, ctx.style.extra_draws)
+    extra = min(ctx.k.opp_stock_draws + ctx.style.extra_draws_bonus, ctx.style.extra_draws)
     samples = [sample_hand(ctx.k, ctx.weights, _PADDING_RNG, extra) for _ in range(ctx.style.knock_samples)]
     estimate_knock(_PADDING_KEPT, samples)
     if ctx.style.knock_margin_near:  # a real check scores its samples' deadwood too (the margin's share)

@@ -76,6 +76,16 @@ ABLATIONS: dict[str, Style] = {
     "hard-near10": replace(PATIENT_HARD, knock_margin_near=1.0),
     "hard-outsfade12": replace(PATIENT_HARD, outs_fade=12),
     "hard-outs12p": replace(PATIENT_HARD, outs=1.2),
+    # Issue 15, stop 25: after an analysis of Hard against the Gin hunter (docs/ai.md, "Hard against
+    # eaai-gin, analysed"): knock samples grown by more draws than the opponent made (its knocks were
+    # undercut 2.5 times as often as their samples said), alone and with a smaller margin; a sharper
+    # reading of the opponent's picks, discards and passes; a margin that falls with the deadwood kept;
+    # a danger charge that grows as the stock is drawn. None gained on the screening decks: Hard is unchanged.
+    "hard-bonus3": replace(PATIENT_HARD, extra_draws_bonus=3),
+    "hard-bonus3m6": replace(PATIENT_HARD, extra_draws_bonus=3, knock_margin=6.0),
+    "hard-sharp": replace(PATIENT_HARD, taken_partner=5.0, discarded_partner=0.35, passed_partner=0.4),
+    "hard-mdw": replace(PATIENT_HARD, knock_margin=13.0, knock_margin_per_deadwood=0.8),
+    "hard-dlate": replace(PATIENT_HARD, danger=4.0, danger_late=6.0),
 }
 
 # Expert's candidates (issue 15), each screened against Hard on the seed-101 decks (docs/ai.md,

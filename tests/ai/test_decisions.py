@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from app.ai.knowledge import Knowledge
 from app.ai.players import EASY, HARD, NORMAL, Style, decide
-from app.engine import ActionKind, Card, Phase
+from app.engine import Action, ActionKind, Card, Phase
 from tests.ai.conftest import mask
 
 
@@ -77,3 +77,88 @@ def test_the_weight_of_a_live_out_decides_between_a_card_that_waits_on_one_and_a
     k = position("Ac 7c Tc Qd Ah 2h 3h As 9s Js Ks")
     assert decide(k, HARD, random.Random(0)).card == Card.parse("Ks")
     assert decide(k, replace(HARD, outs=1.2), random.Random(0)).card == Card.parse("Qd")
+
+
+def test_a_sharper_reading_of_the_opponents_clues_changes_which_card_is_safe() -> None:
+    # Jd and Kh are both loose, and nearly alike to Hard (hand value plus danger: 43.15 against
+    # 43.25), which sheds Jd. The opponent passed Jc and discarded Js; read more sharply (issue 15,
+    # stop 25's hard-sharp: a partner of such a card weighted 0.2, not 0.75 or 0.55), their suit-mates
+    # Kc and Ks become unlikelier, so Kh (which needs two kings, Qh being mine) is the safer throw,
+    # and the weight moves to the diamonds Jd could join: Kh is shed.
+    k = position(
+        "Ac Jd Ah 2h 4h 8h Qh Kh 2s 3s 5s", pile="Jc Js", opp_discarded=mask("Js"), opp_passed=mask("Jc"),
+        stock_size=29, opp_stock_draws=1, discards=1, can_take=False,
+    )  # fmt: skip
+    assert decide(k, HARD, random.Random(0)).card == Card.parse("Jd")
+    assert decide(k, replace(HARD, discarded_partner=0.2), random.Random(0)).card == Card.parse("Kh")
+    assert decide(k, replace(HARD, passed_partner=0.2), random.Random(0)).card == Card.parse("Kh")
+
+
+def test_a_stronger_weight_on_a_taken_cards_partners_changes_the_discard() -> None:
+    # The opponent took Qc from the pile (for a meld). 9c would join Tc and Jc, both partners of that
+    # queen: weighted 5 times, not 2.5 (issue 15, stop 25's hard-sharp), its danger charge goes from
+    # 3.1 to 5.4 points and Hard keeps it, shedding 7d (2 points more deadwood kept) instead.
+    k = position(
+        "3c 9c 2d 7d Jd 4h Jh As 3s 6s Js", pile="Th Kc Kh Ks Qd Qs", opp_known=mask("Qc"),
+        opp_discarded=mask("Qd Kh Qs"), opp_passed=mask("Kc Th Ks"), stock_size=25, opp_stock_draws=2, can_take=False,
+    )  # fmt: skip
+    assert decide(k, HARD, random.Random(0)).card == Card.parse("9c")
+    assert decide(k, replace(HARD, taken_partner=5.0), random.Random(0)).card == Card.parse("7d")
+
+
+def test_knock_samples_grown_by_more_draws_make_hard_wait() -> None:
+    # Knocking with 9 (2c 2d 4d Ah, shedding 5d) early in the hand: on samples grown by the
+    # opponent's own two draws the knock is worth more than Hard's margin; grown by three more
+    # (issue 15, stop 25's hard-bonus3) the opponent's hand looks stronger and Hard waits.
+    k = position(
+        "2c 9c Kc 2d 4d 5d 9d Kd Ah 9s Ks", pile="Qd 8c 8h Js 7c 7h 7s", opp_known=mask("6s Ts"),
+        opp_discarded=mask("7c 8c Qd 8h 7s"), opp_passed=mask("7h Js"), stock_size=24, opp_stock_draws=2,
+        discards=9, can_take=False,
+    )  # fmt: skip
+    for seed in (0, 1, 2):
+        assert decide(k, HARD, random.Random(seed)) == Action(ActionKind.KNOCK, Card.parse("5d"))
+        assert decide(k, replace(HARD, extra_draws_bonus=3), random.Random(seed)).kind is ActionKind.DISCARD
+
+
+def test_a_margin_that_falls_with_the_deadwood_kept_knocks_a_high_hand_sooner() -> None:
+    # Knocking with 9 (2h 3h As 3s, shedding 7d): Hard's margin of 9 points says wait; a margin of
+    # 13 less 0.8 a point of deadwood (5.8 here: issue 15, stop 25's hard-mdw) says knock.
+    k = position(
+        "6c 8c 9c Tc 7d 2h 3h 6h As 3s 6s", pile="Kd Kc Kh Qc Td Qd 9h", opp_discarded=mask("Qc Kc Td 9h"),
+        opp_passed=mask("Qd Kd Kh"), stock_size=24, opp_stock_draws=3, discards=8, can_take=False,
+    )  # fmt: skip
+    mdw = replace(HARD, knock_margin=13.0, knock_margin_per_deadwood=0.8)
+    for seed in (0, 1, 2):
+        assert decide(k, HARD, random.Random(seed)) == Action(ActionKind.DISCARD, Card.parse("7d"))
+        assert decide(k, mdw, random.Random(seed)) == Action(ActionKind.KNOCK, Card.parse("7d"))
+
+
+def test_past_sixteen_pile_takes_in_a_hand_every_level_draws_blind() -> None:
+    # The top card (3h) makes a set of threes with the hand, and Hard takes it; but 40 discards with
+    # the stock still at 20 means the two players have taken 29 cards from the pile this hand: two
+    # players trading cards through the pile (as hard-sharp and the Gin hunter traded aces) would
+    # never end the hand.
+    k = position("3c 3d 9c Tc 2d 5d 7h 8h Ks Qs Js", pile="2c 3h", phase=Phase.DRAW, stock_size=20)
+    assert decide(k, HARD, random.Random(0)).kind is ActionKind.TAKE_DISCARD
+    stuck = replace(k, discards=40)
+    for style in (EASY, NORMAL, HARD):
+        assert decide(stuck, style, random.Random(0)).kind is ActionKind.DRAW_STOCK
+
+
+def test_a_danger_charge_that_grows_as_the_stock_is_drawn_keeps_back_a_card_the_opponent_may_meld() -> None:
+    # The opponent took 8c from the pile, so 8h may give it a set. Hard sheds 8h anyway: the hand it
+    # keeps is worth 5.6 points more than after shedding 3s, against a danger charge 4.7 points
+    # higher. With the charge growing by 6 points over the stock (issue 15, stop 25's hard-dlate:
+    # 7.4 rather than 6 here, with a quarter of the stock drawn) 8h is kept back.
+    k = position(
+        "2c 4c 6c 3d 2h 4h 8h As 2s 3s 4s", pile="Kc Qc Qs Qd Jh Jc 9d", opp_known=mask("8c"),
+        opp_discarded=mask("Qc 9d Qd Jh"), opp_passed=mask("Jc Kc Qs"), stock_size=24, opp_stock_draws=3,
+        discards=8, can_take=False,
+    )  # fmt: skip
+    late = replace(HARD, danger_late=6.0)
+    assert decide(k, HARD, random.Random(0)).card == Card.parse("8h")
+    assert decide(k, late, random.Random(0)).card == Card.parse("3s")
+    # With the stock full nothing has been drawn, and the charge is Hard's.
+    assert decide(replace(k, stock_size=31), late, random.Random(0)) == decide(
+        replace(k, stock_size=31), HARD, random.Random(0)
+    )
