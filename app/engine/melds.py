@@ -84,35 +84,29 @@ def deadwood_of_mask(mask: int) -> int:
     a, b = mask & SUIT_MASK, (mask >> LANE) & SUIT_MASK
     c, d = (mask >> 2 * LANE) & SUIT_MASK, mask >> 3 * LANE
     triples = (a & b & (c | d)) | (c & d & (a | b))
-    rd = RUN_DEADWOOD
     if not triples:
-        return rd[a] + rd[b] + rd[c] + rd[d]
-    if triples & (triples - 1):
-        return _deadwood_by_set_choices(mask)
-    # One rank held three or four times, as most hands with a set hold: its choices written out
-    # (the playouts of Hard's and Expert's searches score hundreds of thousands of such hands).
-    na, nb, nc, nd = a & ~triples, b & ~triples, c & ~triples, d & ~triples
-    best = min(rd[a] + rd[b] + rd[c] + rd[d], rd[na] + rd[nb] + rd[nc] + rd[nd])  # no set; the whole set
-    if a & b & c & d & triples:  # four held: also any three as the set, the fourth left for a run
-        best = min(
-            best,
-            rd[a] + rd[nb] + rd[nc] + rd[nd],
-            rd[na] + rd[b] + rd[nc] + rd[nd],
-            rd[na] + rd[nb] + rd[c] + rd[nd],
-            rd[na] + rd[nb] + rd[nc] + rd[d],
-        )
-    return best
+        return RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[d]
+    return _with_sets(a, b, c, d, triples)
 
 
-def _deadwood_by_set_choices(mask: int) -> int:
-    """Least deadwood over every choice of sets (for each rank held 3+ times), the rest in runs."""
-    best = 999
-    for choice in product(*_set_options(mask)):
-        rest = mask & ~sum(choice)
-        dw = _runs_only_deadwood(rest)
-        if dw < best:
-            best = dw
-    return best
+def _with_sets(a: int, b: int, c: int, d: int, triples: int) -> int:
+    """Least deadwood of the suit lanes ``a``-``d`` over every choice of sets for the ranks in ``triples``.
+
+    For its lowest rank: no set, the whole set, and for four held any three (the fourth left for a
+    run); then the next rank on what is left. Written out on the four lanes rather than enumerated
+    as lists of options: these are most of the misses of the deadwood cache in the computer's
+    searches, whose playouts score hundreds of thousands of hands a match.
+    """
+    low = triples & -triples
+    rest = triples ^ low
+    na, nb, nc, nd = a & ~low, b & ~low, c & ~low, d & ~low
+    options = [(a, b, c, d), (na, nb, nc, nd)]
+    if a & b & c & d & low:
+        options += [(a, nb, nc, nd), (na, b, nc, nd), (na, nb, c, nd), (na, nb, nc, d)]
+    rd = RUN_DEADWOOD
+    if rest:
+        return min(_with_sets(w, x, y, z, rest) for w, x, y, z in options)
+    return min(rd[w] + rd[x] + rd[y] + rd[z] for w, x, y, z in options)
 
 
 def _check(cards: Sequence[Card], sizes: range = range(12)) -> int:
