@@ -18,17 +18,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import random
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from app.ai import players as ai_players
-from app.ai.arena import mix_seed
+from app.ai.arena import MatchStart
 from app.ai.knock import KnockEstimate, estimate_knock
 from app.ai.research import ARENA_PLAYERS as PLAYERS
-from app.engine import NEXT_HAND, ActionKind, HandKind, Phase, apply, deadwood, new_match, view
+from app.engine import NEXT_HAND, ActionKind, HandKind, Phase, apply, deadwood, view
 
 
 @dataclass(slots=True)
@@ -82,12 +81,8 @@ def recording_estimates(record: list[KnockEstimate | None]) -> Iterator[None]:
 
 def play(a: str, b: str, index: int, seed: int, last: list[KnockEstimate | None]) -> Iterator[HandOutcome]:
     """Match ``index`` as the arena plays it (``arena.play_match``), one record per finished hand."""
-    pair, swapped = divmod(index, 2)
-    deal_rng = random.Random(mix_seed(seed, pair, 0))
-    a_seat = 1 if swapped else 0
-    seats = [PLAYERS[a], PLAYERS[b]] if a_seat == 0 else [PLAYERS[b], PLAYERS[a]]
-    rngs = [random.Random(mix_seed(seed, index, 1, s)) for s in (0, 1)]
-    state = new_match(deal_rng, starter=pair % 2)
+    start = MatchStart.of(a, b, index, seed)
+    state, deal_rng, seats, rngs, a_seat = start.state, start.deal_rng, start.players, start.rngs, start.a_seat
     declined: list[tuple[int, int, float | None]] = []
     knock_estimate: KnockEstimate | None = None
     while state.phase is not Phase.MATCH_OVER:

@@ -27,8 +27,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.ai.players import Player
 from app.ai.research import ARENA_PLAYERS as PLAYERS
-from app.engine import NEXT_HAND, HandKind, Phase, apply, new_match, view
+from app.engine import NEXT_HAND, GameState, HandKind, Phase, apply, new_match, view
 
 HAND_CAP = 300  # a match that has not ended by then is a draw (only random-vs-random gets near it)
 MOVE_CAP = 1_000
@@ -63,14 +64,33 @@ def mix_seed(*parts: int) -> int:
     return x
 
 
+@dataclass(frozen=True, slots=True)
+class MatchStart:
+    """Match ``index`` before its first move: pair ``index // 2``'s deck sequence; A sits in seat 0
+    in even matches, seat 1 in odd. The generators are the match's own (the arena's runs replay)."""
+
+    state: GameState
+    deal_rng: random.Random
+    players: tuple[Player, Player]
+    """By seat."""
+    rngs: tuple[random.Random, random.Random]
+    """Each seat's generator for its decisions."""
+    a_seat: int
+
+    @classmethod
+    def of(cls, a: str, b: str, index: int, seed: int) -> MatchStart:
+        pair, swapped = divmod(index, 2)
+        deal_rng = random.Random(mix_seed(seed, pair, 0))
+        a_seat = 1 if swapped else 0
+        players = (PLAYERS[a], PLAYERS[b]) if a_seat == 0 else (PLAYERS[b], PLAYERS[a])
+        rngs = (random.Random(mix_seed(seed, index, 1, 0)), random.Random(mix_seed(seed, index, 1, 1)))
+        return cls(new_match(deal_rng, starter=pair % 2), deal_rng, players, rngs, a_seat)
+
+
 def play_match(a: str, b: str, index: int, seed: int) -> MatchResult:
-    """Match ``index``: pair ``index // 2``'s deck sequence; A sits in seat 0 in even matches, seat 1 in odd."""
-    pair, swapped = divmod(index, 2)
-    deal_rng = random.Random(mix_seed(seed, pair, 0))
-    a_seat = 1 if swapped else 0
-    players = [PLAYERS[a], PLAYERS[b]] if a_seat == 0 else [PLAYERS[b], PLAYERS[a]]
-    rngs = [random.Random(mix_seed(seed, index, 1, s)) for s in (0, 1)]
-    state = new_match(deal_rng, starter=pair % 2)
+    """Match ``index`` (``MatchStart``) played to its end, or to a cap."""
+    start = MatchStart.of(a, b, index, seed)
+    state, deal_rng, players, rngs, a_seat = start.state, start.deal_rng, start.players, start.rngs, start.a_seat
     hands = 0
     gins = [0, 0]
     undercuts = [0, 0]
