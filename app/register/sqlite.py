@@ -151,18 +151,19 @@ class SQLiteRegister:
             while not self._closing.wait(CHECKPOINT_SECONDS):
                 # Another worker's checkpoint may be running, or the disk failing (the swaps say so).
                 with contextlib.suppress(sqlite3.Error):
-                    self.checkpoint(checkpoints)
+                    _checkpoint(checkpoints)
         finally:
             checkpoints.close()
-
-    def checkpoint(self, connection: sqlite3.Connection) -> None:
-        """Copy the log into the database; if the log has grown long, have the next swap start it afresh."""
-        _busy, frames, _copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        if frames > RESTART_FRAMES:
-            # Waits (the connection's timeout) for the swap holding the write lock, if one is.
-            connection.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
 
     async def close(self) -> None:
         self._closing.set()
         self._checkpointer.join()
         self._db.close()
+
+
+def _checkpoint(connection: sqlite3.Connection) -> None:
+    """Copy the log into the database; if the log has grown long, have the next swap start it afresh."""
+    _busy, frames, _copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    if frames > RESTART_FRAMES:
+        # Waits (the connection's timeout) for the swap holding the write lock, if one is.
+        connection.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
