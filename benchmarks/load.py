@@ -1,7 +1,7 @@
 """Load test over loopback with ``wrk``: game moves against a static page of the same server.
 
     python -m benchmarks.load [--duration 60] [--connections 50] [--workers N] [--levels normal]
-                              [--register sqlite|redis]
+                              [--register sqlite|redis] [--python PATH]
 
 Starts ``gin-rummy`` on a free 127.0.0.1 port with a fresh data directory (and, for
 ``--register redis``, a fresh ``redis-server`` as its move register), then runs ``wrk`` twice:
@@ -22,6 +22,13 @@ worker should be busy all the time (about 100%); much less means other processes
 Giving them a low ``nice`` is not enough where the kernel groups processes by session
 (``/proc/sys/kernel/sched_autogroup_enabled``): the groups share the CPUs equally, whatever
 each process's nice (``docs/operations.md``, "Whose CPU it was"). ``wrk`` comes from Debian: ``apt-get install wrk``.
+
+It also names the interpreter that ran the server, and the shared ``libpython`` it calls into, if
+any: builds differ (a pyenv build without ``--enable-optimizations`` against Debian's
+``/usr/bin/python3.11``, the interpreter of the Docker image's stand-in base), and figures from two
+of them are not the same measurement (``docs/operations.md``, "The interpreter"). ``--python`` runs
+the server with another environment's interpreter (one where the game's dependencies are installed,
+e.g. by ``scripts/install runtime`` in a virtualenv made with it).
 
 The server runs one uvicorn worker per CPU this process may use (``--workers`` overrides it),
 as ``docs/operations.md`` recommends deploying it: the targets are for the machine, not for
@@ -96,6 +103,8 @@ class Report:
     register: str
     levels: tuple[str, ...]
     load_average: tuple[float, float, float]
+    interpreter: str
+    """Which interpreter ran the server (``interpreter_of``)."""
 
     @property
     def ratio(self) -> float:
@@ -126,6 +135,23 @@ def session_cpu_seconds(session: int) -> float:
         if int(fields[3]) == session:
             total += int(fields[11]) + int(fields[12])
     return total / _TICKS_PER_SECOND
+
+
+def interpreter_of(pid: int) -> str:
+    """The executable of process ``pid``, and the shared ``libpython`` it runs on, if any.
+
+    Read from ``/proc``, so it names what actually ran, whatever a configuration says: a shared
+    library's calls go through indirections a static build does not pay.
+    """
+    executable = os.readlink(f"/proc/{pid}/exe")
+    libraries = sorted(
+        {
+            line.split()[-1]
+            for line in Path(f"/proc/{pid}/maps").read_text().splitlines()
+            if "/libpython" in line and ".so" in line
+        }
+    )
+    return f"{executable}, " + (f"shared {', '.join(libraries)}" if libraries else "libpython built in")
 
 
 def _wrk(
@@ -175,6 +201,7 @@ def run(
     levels: Sequence[str] = ("normal",),
     register: str = "sqlite",
     warmup: int = 0,
+    python: str = sys.executable,
 ) -> Report:
     """Start a server (and its register), measure the game mix then the static page, stop them."""
     # Another busy process on this machine skews every figure: record how busy it was.
@@ -190,7 +217,10 @@ def run(
         if register == "redis":
             env["GIN_REGISTER_URL"] = stack.enter_context(running_redis()).url
         # The server's access log goes to a file, as it would in production (not to this terminal).
-        server = stack.enter_context(running_server(directory / "data", workers=workers, env=env))
+        server = stack.enter_context(
+            running_server(directory / "data", workers=workers, env=env, command=[python, "-m", "app.cli"])
+        )
+        interpreter = interpreter_of(server.pid)
         load_env = {"GIN_LOAD_PATH": static_path, "GIN_LOAD_LEVELS": ",".join(levels)}
         if warmup:
             # Not measured: the first requests of a fresh process fill its caches (templates
@@ -208,7 +238,9 @@ def run(
             wrk, server.base_url, connections=connections, duration=duration, threads=threads,
             env={**load_env, "GIN_LOAD_MODE": "static"}, server_pid=server.pid,
         )  # fmt: skip
-    return Report(game, static, static_path, connections, duration, workers, register, tuple(levels), load_average)
+    return Report(
+        game, static, static_path, connections, duration, workers, register, tuple(levels), load_average, interpreter
+    )
 
 
 BUSY_ENOUGH = 0.85
@@ -244,6 +276,7 @@ def describe(report: Report) -> str:
             + f" on {cores()} CPUs",
             f"game mix: each connection plays its own {'/'.join(report.levels)} matches ({kinds}); "
             f"move register: {report.register}",
+            f"server interpreter: {report.interpreter}",
             "",
             f"{'':<22} {'req/s':>9} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'non-2xx':>8} {'socket':>8}"
             f" {'CPU ms/req':>10} {'busy':>6}",
@@ -280,6 +313,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--levels", default="normal", help="computer levels of the games replayed, comma-separated (default normal)"
     )
     parser.add_argument("--warmup", type=int, default=0, help="seconds of unmeasured game mix first (default 0)")
+    parser.add_argument(
+        "--python", default=sys.executable, help="the interpreter that runs the server (default: this one)"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     options = parser.parse_args(argv)
     if not 1 <= options.duration <= 600:
@@ -296,6 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         levels=levels,
         register=options.register,
         warmup=options.warmup,
+        python=options.python,
     )
     print(describe(report))
     if options.json:
