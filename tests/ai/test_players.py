@@ -9,7 +9,7 @@ from app.ai import Level, choose
 from app.ai.knowledge import from_view
 from app.ai.levels import PLAYERS as LEVEL_PLAYERS
 from app.ai.players import EXPERT, HARD, Style, level_player
-from app.ai.research import ABLATIONS
+from app.ai.research import ABLATIONS, EXPERTS
 from app.ai.research import ARENA_PLAYERS as PLAYERS
 from app.engine import GameState, Phase, apply, legal_actions, masks, new_match, view
 from tests.ai.conftest import reshuffle_hidden, states
@@ -85,7 +85,9 @@ def test_asking_out_of_turn_is_an_error_not_a_move() -> None:
             choose(waiting, level, random.Random(0))
 
 
-@pytest.mark.parametrize("style", [HARD, EXPERT], ids=["hard", "expert"])
+@pytest.mark.parametrize(
+    "style", [HARD, EXPERT, ABLATIONS["hard-pf"], EXPERTS["expert-pf"]], ids=["hard", "expert", "hard-pf", "expert-pf"]
+)
 def test_the_work_that_evens_out_the_timing_never_changes_a_decision(style: Style) -> None:
     # The arena turns it off (research.ARENA_PLAYERS) to play faster: its tables must still be the level's.
     timed, untimed = level_player(style), level_player(replace(style, even_time=False))
