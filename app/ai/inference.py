@@ -8,12 +8,14 @@ cards that would have melded with it become less likely. Everything comes from a
 
 from __future__ import annotations
 
+import math
 import random
 
-from app.ai.knowledge import Knowledge, neighbours
+from app.ai.evaluate import meld_outs as meld_outs_of
+from app.ai.knowledge import OPP_PASSED, OPP_THREW, OPP_TOOK, Knowledge, neighbours
 from app.engine import masks
 
-bits_of, deadwood_of_mask = masks.bits_of, masks.deadwood_of_mask
+BIT_VALUE, bits_of, deadwood_of_mask = masks.BIT_VALUE, masks.bits_of, masks.deadwood_of_mask
 
 # Multipliers per clue, found by arena runs (docs/ai.md); they only need to be roughly right.
 TAKEN_PARTNER = 2.5
@@ -99,3 +101,122 @@ def sample_hand(k: Knowledge, weights: dict[int, float], rng: random.Random, ext
                 best_dw, best_bit = dw, c
         hand ^= best_bit
     return hand
+
+
+REGRET_CAP = 10
+"""A turn's regret counts up to this many points: one odd move must not rule a hand out entirely."""
+
+
+def least_after_throw(hand: int, forbidden: int = 0) -> int:
+    """The least deadwood ``hand`` can keep by throwing one card (not one of ``forbidden``).
+
+    Throwing a card lowers the deadwood by at most its value (exactly that for a card in no meld),
+    so the cards are tried from the highest down and the search stops once no lower card can beat
+    the best found: usually after one or two arrangements instead of eleven.
+    """
+    whole = deadwood_of_mask(hand)
+    best = 999
+    for value, x in sorted(((BIT_VALUE[x], x) for x in bits_of(hand & ~forbidden)), reverse=True):
+        if whole - value >= best:
+            break
+        dw = deadwood_of_mask(hand ^ x)
+        if dw < best:
+            best = dw
+    return best
+
+
+def inconsistency(k: Knowledge, hand: int, depth: int) -> int:
+    """How badly the opponent's last ``depth`` turns fit ``hand`` as its cards: the deadwood it gave away.
+
+    The turns are replayed backwards from ``hand`` (its cards now, after its last throw). A throw's
+    regret is how much less deadwood the best other throw would have kept; a declined face-up card's
+    is how much less deadwood taking it to make a meld (and throwing the best card) would have kept.
+    Stepping back over a pile take is exact; over a blind draw the drawn card is unknown and stays in
+    the hand, so older turns are read more roughly (hence ``depth``).
+    """
+    total = 0
+    cur = hand
+    turns = 0
+    acts = k.opp_actions
+    i = len(acts) - 1
+    while i >= 0 and turns < depth:
+        kind, bit = acts[i]
+        if kind == OPP_THREW:
+            # The draw of this turn, if the log has it: a take (R10: the taken card can't go back).
+            took = acts[i - 1][1] if i > 0 and acts[i - 1][0] == OPP_TOOK else 0
+            passed = acts[i - 1][1] if i > 0 and acts[i - 1][0] == OPP_PASSED else 0
+            before = cur | bit
+            kept = deadwood_of_mask(cur)
+            total += min(REGRET_CAP, kept - least_after_throw(before, took))
+            if passed:
+                total += _pass_regret(cur, passed, kept)
+                i -= 1
+            elif took:
+                before &= ~took
+                i -= 1
+            cur = before
+            turns += 1
+        elif kind == OPP_PASSED:  # the upcard, declined before any draw
+            total += _pass_regret(cur, bit, deadwood_of_mask(cur))
+            turns += 1
+        i -= 1
+    return total
+
+
+def _pass_regret(hand: int, card: int, kept: int) -> int:
+    # Only a card that would have made a meld counts: players decline mere low cards as a rule.
+    if hand & card or not meld_outs_of(hand) & card:
+        return 0
+    return max(0, min(REGRET_CAP, kept - least_after_throw(hand | card, card)))
+
+
+def _grown(k: Knowledge, weights: dict[int, float], rng: random.Random, extra: int) -> int:
+    """``sample_hand``, with each extra draw's worst card found by ``least_after_throw``'s pruning."""
+    n = hidden_count(k)
+    items = list(weights.items())
+    want = min(n + extra, len(items))
+    keyed = sorted(items, key=lambda it: rng.random() ** (1.0 / it[1]), reverse=True)
+    hand = k.opp_known
+    for b, _ in keyed[: min(n, want)]:
+        hand |= b
+    for b, _ in keyed[n:want]:
+        hand |= b
+        whole = deadwood_of_mask(hand)
+        best_dw, best_bit = 999, 0
+        for value, c in sorted(((BIT_VALUE[c], c) for c in bits_of(hand & ~k.opp_known)), reverse=True):
+            if whole - value >= best_dw:
+                break
+            dw = deadwood_of_mask(hand ^ c)
+            if dw < best_dw:
+                best_dw, best_bit = dw, c
+        hand ^= best_bit
+    return hand
+
+
+def particles(
+    k: Knowledge, weights: dict[int, float], rng: random.Random, n: int, extra: int, beta: float, depth: int
+) -> tuple[list[int], list[float]]:
+    """``n`` opponent hands sampled as ``sample_hand`` does, each weighted by how well the opponent's
+    recent moves fit it (``exp(-beta * inconsistency)``): a particle filter over its hidden cards."""
+    hands = [_grown(k, weights, rng, extra) for _ in range(n)]
+    penalties = [inconsistency(k, h, depth) for h in hands]
+    low = min(penalties, default=0)
+    return hands, [math.exp(-beta * (p - low)) for p in penalties]
+
+
+def particle_probs(k: Knowledge, hands: list[int], weights: list[float]) -> dict[int, float]:
+    """Probability of each card being in the opponent's hand, from weighted particles (as ``opponent_probs``)."""
+    total = sum(weights)
+    probs = {b: 1.0 for b in bits_of(k.opp_known)}
+    if total <= 0:
+        return probs
+    acc = dict.fromkeys(bits_of(k.unseen), 0.0)
+    hidden = ~k.opp_known
+    for h, w in zip(hands, weights, strict=True):
+        for b in bits_of(h & hidden):
+            if b in acc:
+                acc[b] += w
+    for b, w in acc.items():
+        if w > 0:
+            probs[b] = min(MAX_PROB, w / total)
+    return probs

@@ -14,6 +14,10 @@ from app.engine import TARGET_SCORE, ActionKind, Phase, PlayerView, masks
 FULL_DECK, RANK_MASKS, bits_of, rank_of = masks.FULL_DECK, masks.RANK_MASKS, masks.bits_of, masks.rank_of
 
 
+OPP_PASSED, OPP_TOOK, OPP_THREW = 0, 1, 2
+"""The kinds of ``Knowledge.opp_actions``."""
+
+
 def neighbours(bit: int) -> int:
     """Cards that can share a meld with ``bit``: its rank-mates and suit-mates within two ranks."""
     r = rank_of(bit)
@@ -53,6 +57,9 @@ class Knowledge:
     opp_score: int = 0
     target: int = TARGET_SCORE
     """The score that wins the match (R2)."""
+    opp_actions: tuple[tuple[int, int], ...] = ()
+    """The opponent's moves this hand, in order, as ``(OPP_PASSED | OPP_TOOK | OPP_THREW, card bit)``: a
+    face-up card it declined, took, or threw. Particle inference (``inference.particles``) replays them."""
 
     @property
     def top(self) -> int:
@@ -77,11 +84,29 @@ def from_view(v: PlayerView) -> Knowledge:
     me = v.player
     opp_draws = 0
     discards = 0
+    top = 0  # the face-up card before each event, as the log shows it
+    opp_actions: list[tuple[int, int]] = []
     for e in v.log:
+        bit = e.card.bit if e.card is not None else 0
+        mine = e.player == me
         if e.kind.throws:
             discards += 1
-        elif e.kind is ActionKind.DRAW_STOCK and e.player != me:
+            if not mine:
+                opp_actions.append((OPP_THREW, bit))
+            top = bit
+        elif e.kind is ActionKind.PASS:
+            if not mine and bit:
+                opp_actions.append((OPP_PASSED, bit))
+            top = bit
+        elif e.kind.takes_pile:
+            if not mine and bit:
+                opp_actions.append((OPP_TOOK, bit))
+            top = 0
+        elif e.kind is ActionKind.DRAW_STOCK and not mine:
             opp_draws += 1
+            # Drawing blind declines the face-up card, unless it declined that one already (the upcard).
+            if top and (OPP_PASSED, top) not in opp_actions[-1:]:
+                opp_actions.append((OPP_PASSED, top))
     kinds = {a.kind for a in v.legal_actions}
     return Knowledge(
         hand=masks.cards_mask(v.hand),
@@ -99,4 +124,5 @@ def from_view(v: PlayerView) -> Knowledge:
         score=v.scores[me],
         opp_score=v.scores[1 - me],
         target=v.target,
+        opp_actions=tuple(opp_actions),
     )

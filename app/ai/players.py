@@ -12,7 +12,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.ai.evaluate import danger, meld_outs, outs_weight
-from app.ai.inference import DISCARDED_PARTNER, PASSED_PARTNER, TAKEN_PARTNER, card_weights, opponent_probs, sample_hand
+from app.ai.inference import (
+    DISCARDED_PARTNER,
+    PASSED_PARTNER,
+    TAKEN_PARTNER,
+    card_weights,
+    opponent_probs,
+    particle_probs,
+    particles,
+    sample_hand,
+)
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import Knowledge, from_view
 from app.ai.match import win_chance
@@ -61,6 +70,18 @@ class Style:
     """With ``infer``: weight multiplier for an unseen card that could meld with a card the opponent discarded."""
     passed_partner: float = PASSED_PARTNER
     """With ``infer``: the same for a card the opponent passed (left on the pile)."""
+    particles: int = 0
+    """Particle inference (issue 15, stop 26): sample this many opponent hands on every decision, weigh each
+    by how well the opponent's recent moves fit it (``inference.particles``), and draw the knock's samples
+    and the search's deals from them, and the card probabilities behind danger and outs (0: as before)."""
+    consistency: float = 0.5
+    """With ``particles``: a particle's weight falls by ``exp(-consistency)`` for each point of deadwood
+    the opponent's moves would have given away had it held that hand."""
+    consistency_depth: int = 3
+    """With ``particles``: how many of the opponent's last turns are replayed."""
+    particle_cards: bool = True
+    """With ``particles``: take danger's and outs' card probabilities from the particles too (else only the
+    knock's samples and the search's deals)."""
     lookahead: bool = False
     """Take the pile card only if it beats the expected stock draw (else: if it improves the hand)."""
     outs_fade: int = 20
@@ -172,14 +193,25 @@ _PADDING_KEPT = masks.cards_mask(parse_cards("As 2s 3s 4s 7d 7c 7h 2d 3c 5h"))
 class _Context:
     """Per-decision caches: opponent card probabilities and how live each unseen card is for me."""
 
-    def __init__(self, k: Knowledge, style: Style) -> None:
+    def __init__(self, k: Knowledge, style: Style, rng: random.Random) -> None:
         self.k = k
         self.style = style
         if style.infer:
             self.weights = card_weights(k, style.taken_partner, style.discarded_partner, style.passed_partner)
         else:
             self.weights = {b: 1.0 for b in bits_of(k.unseen)}
-        self.probs = opponent_probs(k, self.weights)
+        self.particles: list[int] = []
+        self.particle_weights: list[float] = []
+        if style.particles:
+            # Done on every decision, knock or not, so its cost tells nothing (issue 12's timing channel).
+            extra = min(k.opp_stock_draws, style.extra_draws)
+            self.particles, self.particle_weights = particles(
+                k, self.weights, rng, style.particles, extra, style.consistency, style.consistency_depth
+            )
+        if self.particles and style.particle_cards:
+            self.probs = particle_probs(k, self.particles, self.particle_weights)
+        else:
+            self.probs = opponent_probs(k, self.weights)
         # Chance an unseen card is still in the stock (so I may draw it), faded as the stock runs out:
         # an out that can only arrive after the hand is over is worth nothing.
         stage = min(1.0, k.stock_size / style.outs_fade)
@@ -270,7 +302,7 @@ def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random, 
         # Opponents' hands improve as the hand goes on, so a late knock needs less deadwood to be safe.
         return not style.knock_fade or dw <= KNOCK_LIMIT - k.discards // style.knock_fade
     extra = min(k.opp_stock_draws + style.extra_draws_bonus, style.extra_draws)
-    samples = [sample_hand(k, ctx.weights, rng, extra) for _ in range(style.knock_samples)]
+    samples = _knock_samples(ctx, rng, extra)
     est = estimate_knock(kept, samples)
     if style.even_time:
         _draw_the_rest(ctx, extra)
@@ -338,7 +370,7 @@ def _knock_helps_the_match(k: Knowledge, points: tuple[int, ...], margin: float)
 
 def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
     """The action a level takes, from masks only."""
-    ctx = _Context(k, style)
+    ctx = _Context(k, style, rng)
     if k.phase is Phase.UPCARD:
         return TAKE_UPCARD if _take_pile(ctx) else PASS
     if k.phase is Phase.DRAW:
@@ -386,6 +418,13 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
 
 
 def _deals(ctx: _Context, rng: random.Random) -> list[Deal]:
+    if ctx.particles:  # the opponent hands drawn from the particles by weight, the rest of the unseen as stock
+        out: list[Deal] = []
+        for opp in rng.choices(ctx.particles, ctx.particle_weights, k=ctx.style.search_samples):
+            stock = bits_of(ctx.k.unseen & ~opp)
+            rng.shuffle(stock)
+            out.append((opp, tuple(stock)))
+        return out
     return deals(ctx.k, ctx.weights, rng, ctx.style.search_samples, ctx.style.search_draws)
 
 
@@ -441,17 +480,25 @@ def _weigh_a_knock_anyway(ctx: _Context) -> None:
     ``_PADDING_RNG``.
     """
     extra = min(ctx.k.opp_stock_draws + ctx.style.extra_draws_bonus, ctx.style.extra_draws)
-    samples = [sample_hand(ctx.k, ctx.weights, _PADDING_RNG, extra) for _ in range(ctx.style.knock_samples)]
+    samples = _knock_samples(ctx, _PADDING_RNG, extra)
     estimate_knock(_PADDING_KEPT, samples)
     if ctx.style.knock_margin_near:  # a real check scores its samples' deadwood too (the margin's share)
         _near_share(samples)
     _draw_the_rest(ctx, extra)
 
 
+def _knock_samples(ctx: _Context, rng: random.Random, extra: int) -> list[int]:
+    """The opponent hands a knock is weighed against: drawn from the particles by weight, when there are any."""
+    if ctx.particles:
+        return rng.choices(ctx.particles, ctx.particle_weights, k=ctx.style.knock_samples)
+    return [sample_hand(ctx.k, ctx.weights, rng, extra) for _ in range(ctx.style.knock_samples)]
+
+
 def _draw_the_rest(ctx: _Context, extra: int) -> None:
     # Early in a hand a knock's samples draw fewer extra cards (they cost less): draw the rest
     # on throw-away samples, so that weighing a knock costs about the same whenever it happens.
-    if extra < ctx.style.extra_draws:
+    # Particles are drawn on every decision alike, so they need no such padding.
+    if extra < ctx.style.extra_draws and not ctx.particles:
         for _ in range(ctx.style.knock_samples):
             sample_hand(ctx.k, ctx.weights, _PADDING_RNG, ctx.style.extra_draws - extra)
 

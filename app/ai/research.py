@@ -86,6 +86,15 @@ ABLATIONS: dict[str, Style] = {
     "hard-sharp": replace(PATIENT_HARD, taken_partner=5.0, discarded_partner=0.35, passed_partner=0.4),
     "hard-mdw": replace(PATIENT_HARD, knock_margin=13.0, knock_margin_per_deadwood=0.8),
     "hard-dlate": replace(PATIENT_HARD, danger=4.0, danger_late=6.0),
+    # Issue 15, stop 26: particle inference (docs/ai.md, "Particle inference"): opponent hands weighed by
+    # how well its recent moves fit them, for the knock's samples and (unless "-knock") danger and outs;
+    # sharper and softer weights, deeper replays, and particles drawn from no clue weights ("-flat").
+    "hard-pf": replace(PATIENT_HARD, particles=120),
+    "hard-pf-b1": replace(PATIENT_HARD, particles=120, consistency=1.0),
+    "hard-pf-b025": replace(PATIENT_HARD, particles=120, consistency=0.25),
+    "hard-pf-d6": replace(PATIENT_HARD, particles=120, consistency_depth=6),
+    "hard-pf-knock": replace(PATIENT_HARD, particles=120, particle_cards=False),
+    "hard-pf-flat": replace(PATIENT_HARD, particles=120, infer=False),
 }
 
 # Expert's candidates (issue 15), each screened against Hard on the seed-101 decks (docs/ai.md,
@@ -115,6 +124,9 @@ EXPERTS: dict[str, Style] = {
     # Stop 25: the faster scoring of sets left Expert's p95 at a tenth of its budget; three times
     # the deals for the knock's veto, to see whether the veto's noise is what holds it back.
     "expert-s120": replace(EXPERT, search_samples=120),
+    # Stop 26: Expert on particle inference (the knock's samples, the veto's deals, danger and outs).
+    "expert-pf": replace(EXPERT, particles=120),
+    "expert-pf-b1": replace(EXPERT, particles=120, consistency=1.0),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person

@@ -3,7 +3,7 @@
 import random
 from dataclasses import replace
 
-from app.ai.knowledge import Knowledge
+from app.ai.knowledge import OPP_PASSED, OPP_THREW, OPP_TOOK, Knowledge
 from app.ai.players import EASY, HARD, NORMAL, Style, decide
 from app.engine import Action, ActionKind, Card, Phase
 from tests.ai.conftest import mask
@@ -162,3 +162,22 @@ def test_a_danger_charge_that_grows_as_the_stock_is_drawn_keeps_back_a_card_the_
     assert decide(replace(k, stock_size=31), late, random.Random(0)) == decide(
         replace(k, stock_size=31), HARD, random.Random(0)
     )
+
+
+def test_particles_weighed_by_the_opponents_moves_make_a_set_less_likely_and_change_the_discard() -> None:
+    # Th and Js are nearly alike to Hard, which sheds Js. The opponent took Kd and threw Qd, then
+    # passed Qs and threw Jc: weighed by how well those moves fit them (issue 15, stop 26's hard-pf),
+    # the sampled hands hold Ts far less often, so a set of tens is less likely and Th the safer throw.
+    # Drawn from the particles only for the knock's samples (particle_cards off), the discard is Hard's.
+    k = position(
+        "4d 7d 9d Ah Th As 2s 3s 7s 9s Js", pile="Qd Qs Jc", opp_known=mask("Kd"), opp_discarded=mask("Jc Qd"),
+        opp_passed=mask("Qs"), stock_size=28, opp_stock_draws=1, discards=4, can_take=False, score=9,
+        opp_score=18, opp_actions=(
+            (OPP_TOOK, mask("Kd")), (OPP_THREW, mask("Qd")), (OPP_PASSED, mask("Qs")), (OPP_THREW, mask("Jc")),
+        ),
+    )  # fmt: skip
+    pf = replace(HARD, particles=120)
+    for seed in (0, 1, 2):
+        assert decide(k, HARD, random.Random(seed)).card == Card.parse("Js")
+        assert decide(k, pf, random.Random(seed)).card == Card.parse("Th")
+        assert decide(k, replace(pf, particle_cards=False), random.Random(seed)).card == Card.parse("Js")

@@ -3,8 +3,16 @@
 import random
 from dataclasses import replace
 
-from app.ai.inference import card_weights, opponent_probs, sample_hand
-from app.ai.knowledge import Knowledge, from_view
+from app.ai.inference import (
+    card_weights,
+    inconsistency,
+    least_after_throw,
+    opponent_probs,
+    particle_probs,
+    particles,
+    sample_hand,
+)
+from app.ai.knowledge import OPP_PASSED, OPP_THREW, Knowledge, from_view
 from app.engine import Phase, masks, view
 from tests.ai.conftest import mask, states
 
@@ -59,3 +67,38 @@ def test_samples_hold_the_known_cards_and_only_unseen_others() -> None:
             assert hand & ~k.opp_known & ~k.unseen == 0
             assert hand.bit_count() == len(state.hands[1 - me])
             assert hand & masks.cards_mask(state.hands[me]) == 0
+
+
+def test_the_least_deadwood_after_a_throw_is_the_best_of_every_throw() -> None:
+    # Its pruning (a throw lowers the deadwood by at most the card's value) must never miss the best.
+    rng = random.Random(4)
+    deck = masks.bits_of(masks.FULL_DECK)
+    for size in (11, 12, 13):
+        for _ in range(300):
+            hand = sum(rng.sample(deck, size))
+            forbidden = rng.choice([0, *masks.bits_of(hand)])
+            best = min(masks.deadwood_of_mask(hand ^ x) for x in masks.bits_of(hand & ~forbidden))
+            assert least_after_throw(hand, forbidden) == best
+
+
+def test_a_hand_that_would_have_melded_the_card_thrown_or_passed_fits_the_moves_worse() -> None:
+    # The opponent passed 7h, then drew blind and threw Kc. Holding 7c 7d, passing 7h gave away a set;
+    # holding Qc Jc, throwing Kc broke a run; a hand with neither fits its moves.
+    k = replace(
+        _fresh("Ac 2c 3c 4d 5d Ts Js Qs Kh Kd", "7h Kc"),
+        opp_passed=mask("7h"), opp_discarded=mask("Kc"),
+        opp_actions=((OPP_PASSED, mask("7h")), (OPP_THREW, mask("Kc"))),
+    )  # fmt: skip
+    fits = mask("2h 3h 4h 8s 9d 5c 6s 9h 4s 3d")
+    assert inconsistency(k, fits, 3) == 0
+    assert inconsistency(k, fits ^ mask("2h 3h") | mask("7c 7d"), 3) > 0
+    assert inconsistency(k, fits ^ mask("2h 3h") | mask("Qc Jc"), 3) > 0
+
+
+def test_particle_probabilities_sum_to_the_opponents_hand_size() -> None:
+    k = _knowledge()
+    hands, weights = particles(k, card_weights(k), random.Random(2), 100, 2, 0.5, 3)
+    assert len(hands) == len(weights) == 100 and max(weights) == 1.0
+    probs = particle_probs(k, hands, weights)
+    assert abs(sum(probs.values()) - k.opp_hand_size) < 0.5
+    assert all(0.0 <= p <= 1.0 for p in probs.values())

@@ -9,6 +9,7 @@ from app.ai import Level, choose
 from app.ai.knowledge import from_view
 from app.ai.levels import PLAYERS as LEVEL_PLAYERS
 from app.ai.players import EXPERT, HARD, Style, level_player
+from app.ai.research import ABLATIONS, EXPERTS
 from app.ai.research import ARENA_PLAYERS as PLAYERS
 from app.engine import GameState, Phase, apply, legal_actions, masks, new_match, view
 from tests.ai.conftest import reshuffle_hidden, states
@@ -39,11 +40,13 @@ def test_players_only_make_legal_moves_through_whole_matches(name: str) -> None:
 # The players a person can meet, by name: the levels, and Expert (``players.EXPERT``) also before
 # ``Level`` offers it.
 PRODUCTION = {level.value: LEVEL_PLAYERS[level] for level in Level} | {"expert": level_player(EXPERT)}
+# Particle inference (issue 15, stop 26) reads the opponent's moves from the log: it must see no more.
+READERS = PRODUCTION | {"hard-pf": level_player(ABLATIONS["hard-pf"])}
 
 
-@pytest.mark.parametrize("name", list(PRODUCTION))
+@pytest.mark.parametrize("name", list(READERS))
 def test_decisions_ignore_hidden_cards(name: str) -> None:
-    player = PRODUCTION[name]
+    player = READERS[name]
     shuffler = random.Random(99)
     compared = changed = 0
     for seed in (1, 2):
@@ -82,7 +85,9 @@ def test_asking_out_of_turn_is_an_error_not_a_move() -> None:
             choose(waiting, level, random.Random(0))
 
 
-@pytest.mark.parametrize("style", [HARD, EXPERT], ids=["hard", "expert"])
+@pytest.mark.parametrize(
+    "style", [HARD, EXPERT, ABLATIONS["hard-pf"], EXPERTS["expert-pf"]], ids=["hard", "expert", "hard-pf", "expert-pf"]
+)
 def test_the_work_that_evens_out_the_timing_never_changes_a_decision(style: Style) -> None:
     # The arena turns it off (research.ARENA_PLAYERS) to play faster: its tables must still be the level's.
     timed, untimed = level_player(style), level_player(replace(style, even_time=False))
