@@ -114,17 +114,21 @@ def least_after_throw(hand: int, forbidden: int = 0) -> int:
     so the cards are tried from the highest down and the search stops once no lower card can beat
     the best found: usually after one or two arrangements instead of eleven.
     """
+    return _best_throw(hand, hand & ~forbidden)[0]
+
+
+def _best_throw(hand: int, candidates: int) -> tuple[int, int]:
+    """The least deadwood ``hand`` keeps by throwing one of ``candidates``, and the card (the first found)."""
     whole = deadwood_of_mask(hand)
-    best = 999
-    candidates = hand & ~forbidden
+    best, best_bit = 999, 0
     for value, x in _BY_VALUE_DOWN:
         if x & candidates:
             if whole - value >= best:
                 break
             dw = deadwood_of_mask(hand ^ x)
             if dw < best:
-                best = dw
-    return best
+                best, best_bit = dw, x
+    return best, best_bit
 
 
 # Every card as (value, bit), highest value first (the higher bit first among equals): walking it and
@@ -195,17 +199,7 @@ def _grown(k: Knowledge, cards: list[int], exponents: list[float], rng: random.R
     known = k.opp_known
     for i in order[n:want]:
         hand |= cards[i]
-        whole = deadwood_of_mask(hand)
-        candidates = hand & ~known
-        best_dw, best_bit = 999, 0
-        for value, c in _BY_VALUE_DOWN:
-            if c & candidates:
-                if whole - value >= best_dw:
-                    break
-                dw = deadwood_of_mask(hand ^ c)
-                if dw < best_dw:
-                    best_dw, best_bit = dw, c
-        hand ^= best_bit
+        hand ^= _best_throw(hand, hand & ~known)[1]
     return hand
 
 
