@@ -114,15 +114,26 @@ def least_after_throw(hand: int, forbidden: int = 0) -> int:
     so the cards are tried from the highest down and the search stops once no lower card can beat
     the best found: usually after one or two arrangements instead of eleven.
     """
+    return _best_throw(hand, hand & ~forbidden)[0]
+
+
+def _best_throw(hand: int, candidates: int) -> tuple[int, int]:
+    """The least deadwood ``hand`` keeps by throwing one of ``candidates``, and the card (the first found)."""
     whole = deadwood_of_mask(hand)
-    best = 999
-    for value, x in sorted(((BIT_VALUE[x], x) for x in bits_of(hand & ~forbidden)), reverse=True):
-        if whole - value >= best:
-            break
-        dw = deadwood_of_mask(hand ^ x)
-        if dw < best:
-            best = dw
-    return best
+    best, best_bit = 999, 0
+    for value, x in _BY_VALUE_DOWN:
+        if x & candidates:
+            if whole - value >= best:
+                break
+            dw = deadwood_of_mask(hand ^ x)
+            if dw < best:
+                best, best_bit = dw, x
+    return best, best_bit
+
+
+# Every card as (value, bit), highest value first (the higher bit first among equals): walking it and
+# keeping a hand's cards gives them in the order sorting them would, without sorting each time.
+_BY_VALUE_DOWN = sorted(((v, b) for b, v in BIT_VALUE.items()), reverse=True)
 
 
 def inconsistency(k: Knowledge, hand: int, depth: int) -> int:
@@ -170,26 +181,25 @@ def _pass_regret(hand: int, card: int, kept: int) -> int:
     return max(0, min(REGRET_CAP, kept - least_after_throw(hand | card, card)))
 
 
-def _grown(k: Knowledge, weights: dict[int, float], rng: random.Random, extra: int) -> int:
-    """``sample_hand``, with each extra draw's worst card found by ``least_after_throw``'s pruning."""
+def _grown(k: Knowledge, cards: list[int], exponents: list[float], rng: random.Random, extra: int) -> int:
+    """``sample_hand``, with each extra draw's worst card found by ``least_after_throw``'s pruning.
+
+    ``cards`` are the unseen cards and ``exponents`` one over each one's weight, worked out once for all
+    the particles; the draws from ``rng`` and the hand are those of ``sample_hand``.
+    """
     n = hidden_count(k)
-    items = list(weights.items())
-    want = min(n + extra, len(items))
-    keyed = sorted(items, key=lambda it: rng.random() ** (1.0 / it[1]), reverse=True)
+    want = min(n + extra, len(cards))
+    r = rng.random
+    keys = [r() ** e for e in exponents]
+    # Sorting positions by key keeps equal keys in the cards' order, as sorting the cards would.
+    order = sorted(range(len(cards)), key=keys.__getitem__, reverse=True)
     hand = k.opp_known
-    for b, _ in keyed[: min(n, want)]:
-        hand |= b
-    for b, _ in keyed[n:want]:
-        hand |= b
-        whole = deadwood_of_mask(hand)
-        best_dw, best_bit = 999, 0
-        for value, c in sorted(((BIT_VALUE[c], c) for c in bits_of(hand & ~k.opp_known)), reverse=True):
-            if whole - value >= best_dw:
-                break
-            dw = deadwood_of_mask(hand ^ c)
-            if dw < best_dw:
-                best_dw, best_bit = dw, c
-        hand ^= best_bit
+    for i in order[: min(n, want)]:
+        hand |= cards[i]
+    known = k.opp_known
+    for i in order[n:want]:
+        hand |= cards[i]
+        hand ^= _best_throw(hand, hand & ~known)[1]
     return hand
 
 
@@ -198,7 +208,9 @@ def particles(
 ) -> tuple[list[int], list[float]]:
     """``n`` opponent hands sampled as ``sample_hand`` does, each weighted by how well the opponent's
     recent moves fit it (``exp(-beta * inconsistency)``): a particle filter over its hidden cards."""
-    hands = [_grown(k, weights, rng, extra) for _ in range(n)]
+    cards = list(weights)
+    exponents = [1.0 / w for w in weights.values()]
+    hands = [_grown(k, cards, exponents, rng, extra) for _ in range(n)]
     penalties = [inconsistency(k, h, depth) for h in hands]
     low = min(penalties, default=0)
     return hands, [math.exp(-beta * (p - low)) for p in penalties]

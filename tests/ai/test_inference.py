@@ -69,6 +69,20 @@ def test_samples_hold_the_known_cards_and_only_unseen_others() -> None:
             assert hand & masks.cards_mask(state.hands[me]) == 0
 
 
+def test_particles_before_any_extra_draw_are_the_hands_sample_hand_draws_from_the_same_generator() -> None:
+    # particles() works the weights' exponents out once for all its hands: the draws must stay those of
+    # sample_hand (the same cards for the same random numbers), or the weights would mean something else.
+    for state in states(seed=9, hands=3):
+        if state.phase not in (Phase.DRAW, Phase.DISCARD):
+            continue
+        k = from_view(view(state, state.turn))
+        weights = card_weights(k)
+        for seed in range(5):
+            hands, _ = particles(k, weights, random.Random(seed), 3, 0, 0.5, 3)
+            expected = random.Random(seed)
+            assert hands == [sample_hand(k, weights, expected, 0) for _ in range(3)]
+
+
 def test_the_least_deadwood_after_a_throw_is_the_best_of_every_throw() -> None:
     # Its pruning (a throw lowers the deadwood by at most the card's value) must never miss the best.
     rng = random.Random(4)
