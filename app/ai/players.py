@@ -134,6 +134,10 @@ class Style:
     """... and the expected live cards that would make Gin are at least this many."""
     last_chance: bool = False
     """Drop the margin on the last turn before the hand is void (R13): waiting is then worth nothing."""
+    close_out: float = 0.0
+    """Knock, whatever the margin, when at least this share of the sampled knocks win the match (issue 15,
+    stop 27; 0: never). The margin prices what waiting may still gain in this hand, but points past the
+    target win nothing more, while each turn waited gives the opponent one more chance to go out first."""
     score_aware: bool = False
     """Weigh a knock's sampled points by what they do to the chance of winning the match (``match.py``)."""
     search_samples: int = 0
@@ -306,6 +310,8 @@ def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random, 
     est = estimate_knock(kept, samples)
     if style.even_time:
         _draw_the_rest(ctx, extra)
+    if style.close_out and _match_winning_share(k, est.points) >= style.close_out:
+        return True
     if margin is None:
         margin = style.knock_margin
     margin += style.knock_margin_per_card * k.stock_size - style.knock_margin_per_deadwood * dw
@@ -341,6 +347,11 @@ def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random, 
         and gin_outs >= style.gin_wait_outs
         and est.undercut_rate < 0.05
     )
+
+
+def _match_winning_share(k: Knowledge, points: tuple[int, ...]) -> float:
+    """The share of sampled knocks whose points (mine: positive) reach the match's target."""
+    return sum(p > 0 and k.score + p >= k.target for p in points) / max(1, len(points))
 
 
 def _near_share(samples: list[int]) -> float:

@@ -69,6 +69,19 @@ def test_hard_waits_with_a_small_edge_while_the_stock_lasts_and_takes_it_before_
         assert decide(last, replace(HARD, last_chance=False), random.Random(seed)).kind is ActionKind.DISCARD
 
 
+def test_a_knock_that_wins_the_match_is_made_under_the_margin_with_close_out() -> None:
+    # The position above, where Hard waits: at 99 points every won knock ends the match (R2), about
+    # four samples in five here, so with ``close_out`` at 0.6 the knock is made at once; at 40 it waits.
+    hand, known = "As 2s 3s 4c 5c 6c 7d 7h 7s 4d Kh", mask("Tc Jc Qc 5h 5d")
+    closing = replace(HARD, close_out=0.6)
+    for seed in (0, 1, 2):
+        near = position(hand, opp_known=known, stock_size=12, opp_stock_draws=6, discards=15, score=99)
+        far = replace(near, score=40)
+        assert decide(near, HARD, random.Random(seed)).kind is ActionKind.DISCARD
+        assert decide(near, closing, random.Random(seed)).kind is ActionKind.KNOCK
+        assert decide(far, closing, random.Random(seed)).kind is ActionKind.DISCARD
+
+
 def test_the_weight_of_a_live_out_decides_between_a_card_that_waits_on_one_and_a_safer_card() -> None:
     # Qd and Ks are both 10 deadwood. Ks waits on Qs (J-Q-K of spades, Qs unseen); Qd waits on
     # nothing, but the opponent can meld it in more ways (two queens, Jd-Td or Jd-Kd) than Ks (two
