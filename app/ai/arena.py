@@ -126,6 +126,11 @@ def play_match(a: str, b: str, index: int, seed: int) -> MatchResult:
     )  # fmt: skip
 
 
+def read_log(path: Path) -> list[MatchResult]:
+    """The matches a ``--log`` holds, in the order they ended."""
+    return [MatchResult(**json.loads(line)) for line in path.read_text().splitlines() if line.strip()]
+
+
 def _work(job: tuple[str, str, int, int]) -> MatchResult:
     return play_match(*job)
 
@@ -188,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     results = []
     if args.from_log:  # a run stopped early: only pairs both of whose matches ended, so the decks stay fair
-        logged = [MatchResult(**json.loads(line)) for line in args.from_log.read_text().splitlines() if line.strip()]
+        logged = read_log(args.from_log)
         ended = {r.index for r in logged}
         results = [r for r in logged if r.index ^ 1 in ended]
         n = len(results)
