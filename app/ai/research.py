@@ -132,6 +132,11 @@ EXPERTS: dict[str, Style] = {
     # Stop 26: Expert on particle inference (the knock's samples, the veto's deals, danger and outs).
     "expert-pf": replace(EXPERT, particles=120),
     "expert-pf-b1": replace(EXPERT, particles=120, consistency=1.0),
+    # Stop 27: Expert as a candidate for a stronger Hard against the patient baselines (docs/ai.md,
+    # "Expert against the baselines"): more patience under the veto, and the search free to knock from
+    # 6 points where the Hard under it (margin 12) would wait.
+    "expert-veto-w1m15": replace(VETO, search_width=1, knock_margin=15.0),
+    "expert-veto-w1m12s6": replace(VETO, search_width=1, knock_margin=12.0, search_margin=6.0),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
