@@ -137,6 +137,10 @@ EXPERTS: dict[str, Style] = {
     # 6 points where the Hard under it (margin 12) would wait.
     "expert-veto-w1m15": replace(VETO, search_width=1, knock_margin=15.0),
     "expert-veto-w1m12s6": replace(VETO, search_width=1, knock_margin=12.0, search_margin=6.0),
+    # ... and the search choosing among Hard's three best throws too, once the stock holds 10 cards or
+    # fewer, or on every discard (the stock never holds more than 31).
+    "expert-veto-m12s10": replace(VETO, knock_margin=12.0, search_stock=10),
+    "expert-veto-m12s31": replace(VETO, knock_margin=12.0, search_stock=31),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
