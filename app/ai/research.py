@@ -96,10 +96,9 @@ ABLATIONS: dict[str, Style] = {
     "hard-pf-knock": replace(PATIENT_HARD, particles=120, particle_cards=False),
     "hard-pf-flat": replace(PATIENT_HARD, particles=120, infer=False),
     # Issue 15, stop 27: a knock that wins the match is made at once, whatever the margin (``close_out``:
-    # the share of sampled knocks that must reach the target), alone and with the particles.
+    # the share of sampled knocks that must reach the target).
     "hard-close85": replace(PATIENT_HARD, close_out=0.85),
     "hard-close6": replace(PATIENT_HARD, close_out=0.6),
-    "hard-pf-close85": replace(PATIENT_HARD, particles=120, close_out=0.85),
 }
 
 # Expert's candidates (issue 15), each screened against Hard on the seed-101 decks (docs/ai.md,
