@@ -39,6 +39,10 @@ run was stopped after an hour). A hand that draws its whole stock takes about 60
 for each card taken from the pile."""
 
 
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     index: int
@@ -166,7 +170,7 @@ def summarise(results: Sequence[MatchResult]) -> Summary:
     # A capped match counts as half a win, so that the rate stays an honest share of matches.
     rate = (wins + 0.5 * draws) / n if n else 0.0
     # Wilson score interval, 95%: sound near 0 and 1, where the normal approximation is not.
-    z = 1.959963984540054
+    z = Z95
     denom = 1 + z * z / n
     centre = (rate + z * z / (2 * n)) / denom
     half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / denom

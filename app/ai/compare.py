@@ -21,11 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.ai.arena import MatchResult, read_log
+from app.ai.arena import Z95, MatchResult, read_log
 
 __all__ = ["Comparison", "compare", "main", "mcnemar_p"]
-
-_Z95 = 1.959963984540054
 
 
 def _score(result: MatchResult) -> float:
@@ -49,7 +47,7 @@ def _mean_and_half_width(values: Sequence[float]) -> tuple[float, float]:
     if n < 2:
         return mean, math.inf
     variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, _Z95 * math.sqrt(variance / n)
+    return mean, Z95 * math.sqrt(variance / n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +74,7 @@ class Comparison:
 def compare(first: Sequence[MatchResult], second: Sequence[MatchResult]) -> Comparison:
     """The first run against the second, on the matches both played (see the module's note)."""
     one, two = {r.index: r for r in first}, {r.index: r for r in second}
-    both = {i for i in one.keys() & two.keys()}
+    both = one.keys() & two.keys()
     shared = sorted(i for i in both if i ^ 1 in both)
     if not shared:
         raise ValueError("the two logs have no duplicate pair of matches in common")
