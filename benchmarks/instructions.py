@@ -44,19 +44,18 @@ async def _play(requests: int) -> None:
 
     import app.register.sqlite as sqlite_register
     from app.main import create_app
-    from app.routes.deps import get_rng
     from app.settings import Settings
     from benchmarks.move import play_round
 
     sqlite_register.CHECKPOINT_SECONDS = 1e6
     seeds = itertools.count()
 
-    async def seeded() -> random.Random:
+    def seeded() -> random.Random:
         return random.Random(next(seeds))
 
     with tempfile.TemporaryDirectory(prefix="gin-instructions-") as scratch:
         app = create_app(Settings(keys=(Fernet.generate_key().decode(),), data_dir=Path(scratch)))
-        app.dependency_overrides[get_rng] = seeded
+        app.state.new_rng = seeded
         async with app.router.lifespan_context(app):
             await play_round(app, WARMUP, seed=0)
             await play_round(app, requests, seed=1)

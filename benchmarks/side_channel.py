@@ -50,7 +50,6 @@ from fastapi.testclient import TestClient
 from app.ai import Level
 from app.engine import ActionKind, Card, GameState, Phase, deadwood, view
 from app.main import create_app
-from app.routes.deps import get_rng
 from app.seal import Sealer
 from app.settings import Settings
 from app.web import COMPUTER, HUMAN, SavedGame, open_save, seal_save, stamp
@@ -79,7 +78,7 @@ def measure(moves: int, seed: int, level: str) -> Classes:
     with tempfile.TemporaryDirectory(prefix="gin-side-") as scratch:
         app = create_app(Settings(keys=(key,), data_dir=Path(scratch)))
         server_rng = random.Random(seed + 1)
-        app.dependency_overrides[get_rng] = lambda: server_rng
+        app.state.new_rng = lambda: server_rng
         with TestClient(app) as client:
             token = ""
             while sum(len(v) for v in classes.values()) < moves:
@@ -149,7 +148,7 @@ def measure_paired(positions: int, variants: int, seed: int, level: str) -> list
     with tempfile.TemporaryDirectory(prefix="gin-side-") as scratch:
         app = create_app(Settings(keys=(key,), data_dir=Path(scratch)))
         server_rng = random.Random(seed + 1)
-        app.dependency_overrides[get_rng] = lambda: server_rng
+        app.state.new_rng = lambda: server_rng
         with TestClient(app) as client:
             token = ""
             while len(found) < positions:

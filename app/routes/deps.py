@@ -1,9 +1,9 @@
 """What every table request carries, read once: the sealed save, the page's position, the view options.
 
-The dependencies are ``async def`` (only reading the body may wait): a plain ``def`` dependency
-costs a thread-pool hand-off per request, which the load benchmark showed to be a large share of a move.
-
-Routes declare these as ``Annotated`` parameters so their signatures read as prose.
+Each table route calls what it needs first thing (``current_game(request)``, ``new_rng(request)``)
+rather than declaring it as a FastAPI dependency: each dependency level cost a move about 4% of its
+instructions (``docs/operations.md``, "Routes without dependencies"), and the routes' first lines
+say the same thing as a signature would.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ import logging
 import random
 import secrets
 from dataclasses import dataclass, replace
-from typing import Annotated
 from urllib.parse import parse_qsl, urlsplit
 
-from fastapi import Depends, Request
+from fastapi import Request
 from starlette.exceptions import HTTPException
 
 from app.ai import Level
@@ -29,20 +28,17 @@ __all__ = [
     "FOREIGN",
     "MOVED_ON",
     "Current",
-    "CurrentGame",
-    "OpenedGame",
     "Posted",
-    "PostedForm",
-    "Rng",
-    "SealerDep",
     "StaleTable",
     "TableProblem",
     "commit",
     "current_game",
-    "get_rng",
-    "get_sealer",
+    "fresh_rng",
+    "new_rng",
     "open_game",
     "opened_game",
+    "read_posted",
+    "sealer_of",
 ]
 
 
@@ -151,29 +147,27 @@ async def read_posted(request: Request) -> Posted:
     )
 
 
-PostedForm = Annotated[Posted, Depends(read_posted)]
-
-
-async def get_sealer(request: Request) -> Sealer:
+def sealer_of(request: Request) -> Sealer:
     sealer: Sealer = request.app.state.sealer
     return sealer
 
 
-SealerDep = Annotated[Sealer, Depends(get_sealer)]
+def fresh_rng() -> random.Random:
+    """A fresh generator for one request: the shuffle and the computer's choices.
 
-
-async def get_rng() -> random.Random:
-    """The shuffle and the computer's choices; tests override this dependency with a seeded generator.
-
-    A fresh generator per request, seeded with 256 bits from the operating system. Nobody can
-    predict a deal: the seed is secret, new each time, and has far more values than a deck has
-    orders (52! < 2**226). ``SystemRandom`` made a system call for every number the computer's
-    play draws, which the load benchmark showed cost more than sealing the save.
+    Seeded with 256 bits from the operating system. Nobody can predict a deal: the seed is
+    secret, new each time, and has far more values than a deck has orders (52! < 2**226).
+    ``SystemRandom`` made a system call for every number the computer's play draws, which the
+    load benchmark showed cost more than sealing the save.
     """
     return random.Random(secrets.randbits(256))
 
 
-Rng = Annotated[random.Random, Depends(get_rng)]
+def new_rng(request: Request) -> random.Random:
+    """The generator for this request: ``app.state.new_rng()``, which is ``fresh_rng`` unless a
+    test or benchmark put a seeded one in its place."""
+    rng: random.Random = request.app.state.new_rng()
+    return rng
 
 
 @dataclass(frozen=True)
@@ -243,15 +237,9 @@ async def commit(request: Request, game: Current) -> Current:
     raise StaleTable(replace(shown, token=latest), MOVED_ON)
 
 
-# The two game dependencies below read the form and the sealer themselves rather than through
-# PostedForm and SealerDep: each dependency level costs FastAPI measurable time on every move.
-
-
 async def opened_game(request: Request) -> Current:
-    return open_game(await read_posted(request), await get_sealer(request))
-
-
-OpenedGame = Annotated[Current, Depends(opened_game)]
+    """The game in the posted form; ``TableProblem`` when there is none."""
+    return open_game(await read_posted(request), sealer_of(request))
 
 
 async def current_game(request: Request) -> Current:
@@ -261,6 +249,3 @@ async def current_game(request: Request) -> Current:
         # Shown as it stands: the card the old page had raised belongs to another position.
         raise StaleTable(await commit(request, replace(game, posted=replace(game.posted, selected=None))))
     return game
-
-
-CurrentGame = Annotated[Current, Depends(current_game)]

@@ -13,7 +13,16 @@ from starlette.concurrency import run_in_threadpool
 
 from app.ai import Level
 from app.engine import Action, EngineError
-from app.routes.deps import Current, CurrentGame, OpenedGame, PostedForm, Rng, SealerDep, commit, open_game
+from app.routes.deps import (
+    Current,
+    commit,
+    current_game,
+    new_rng,
+    open_game,
+    opened_game,
+    read_posted,
+    sealer_of,
+)
 from app.routes.render import render_chooser, render_review, render_table
 from app.server import RELEASE_TIME
 from app.web import UnreadableSave, computer_moved, open_save, play, start_match
@@ -50,16 +59,18 @@ async def wait_out(request: Request, level: Level, started: float) -> None:
 
 
 @router.post("/resume")
-async def resume(request: Request, posted: PostedForm, sealer: SealerDep) -> Response:
+async def resume(request: Request) -> Response:
     """Show the saved game (a reload, a new tab), or the new-match screen when there is none."""
+    posted = await read_posted(request)
     if not posted.token:
         return render_chooser(request)
-    return render_table(request, await commit(request, open_game(posted, sealer)))
+    return render_table(request, await commit(request, open_game(posted, sealer_of(request))))
 
 
 @router.post("/new")
-async def new_match(request: Request, posted: PostedForm, sealer: SealerDep, rng: Rng) -> Response:
+async def new_match(request: Request) -> Response:
     """Deal a new match; the starting player alternates from the posted match, if it can be read (R3)."""
+    posted, sealer, rng = await read_posted(request), sealer_of(request), new_rng(request)
     try:
         chosen = Level(posted.level)
     except ValueError:
@@ -82,26 +93,28 @@ async def new_match(request: Request, posted: PostedForm, sealer: SealerDep, rng
 
 
 @router.post("/choose")
-async def choose_new_match(request: Request, game: OpenedGame) -> Response:
+async def choose_new_match(request: Request) -> Response:
     """The new-match screen for a game in progress; nothing changes until a match is started."""
+    game = await opened_game(request)
     return render_chooser(request, can_resume=True, level=game.saved.level)
 
 
 @router.post("/show")
-async def show(request: Request, game: CurrentGame) -> Response:
+async def show(request: Request) -> Response:
     """Re-render the table with the hand sorted another way (not a move; choosing a card needs no request)."""
-    return render_table(request, await commit(request, game))
+    return render_table(request, await commit(request, await current_game(request)))
 
 
 @router.post("/hint")
-async def hint(request: Request, game: CurrentGame) -> Response:
+async def hint(request: Request) -> Response:
     """The table with the Hard player's suggested draw and discard (from the person's view only); not a move."""
-    return render_table(request, await commit(request, game), with_hint=True)
+    return render_table(request, await commit(request, await current_game(request)), with_hint=True)
 
 
 @router.post("/act")
-async def act(request: Request, game: CurrentGame, rng: Rng) -> Response:
+async def act(request: Request) -> Response:
     """Play the person's move, let the computer reply, and show the table."""
+    game, rng = await current_game(request), new_rng(request)
     before = game.state
     started = now()
     level = game.saved.level
@@ -127,13 +140,14 @@ def _whole_number(text: str) -> int | None:
 
 
 @router.post("/review")
-async def review(request: Request, game: OpenedGame) -> Response:
+async def review(request: Request) -> Response:
     """A finished hand of this match, move by move, with the coach's word on the person's choices.
 
     Not a move: nothing changes and no save is handed out. The first answer shows the moves at
     once; when the coach has not judged the hand yet, the page asks again with ``coach=1`` and
     that answer waits for the verdicts (worked out off the event loop, and kept).
     """
+    game = await opened_game(request)
     number, step = _whole_number(game.posted.hand), _whole_number(game.posted.step)
     try:
         if number is None:

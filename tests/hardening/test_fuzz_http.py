@@ -43,7 +43,7 @@ from hypothesis.stateful import (
 from app.ai import Level
 from app.engine import DECK, Action, ActionKind, GameState, Phase, apply, legal_actions, new_match
 from app.main import create_app
-from app.routes.deps import MOVED_ON, get_rng
+from app.routes.deps import MOVED_ON
 from app.seal import Sealer
 from app.settings import Settings
 from app.web import COMPUTER, HUMAN, SavedGame, open_save, seal_save
@@ -94,7 +94,7 @@ class Server:
         self.app = create_app(self.settings)
         self.sealer = Sealer.from_settings(self.settings)
         self.rng = random.Random(0)
-        self.app.dependency_overrides[get_rng] = lambda: self.rng
+        self.app.state.new_rng = lambda: self.rng
 
 
 SERVER: Server | None = None

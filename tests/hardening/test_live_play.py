@@ -14,7 +14,6 @@ from fastapi.testclient import TestClient
 from app.ai import Level, choose
 from app.engine import GameState, Phase, apply, new_match, view
 from app.main import create_app
-from app.routes.deps import get_rng
 from app.seal import Sealer
 from app.settings import Settings
 from app.web import SavedGame, seal_save
@@ -32,7 +31,7 @@ def client(key: str, tmp_path: Path) -> Iterator[TestClient]:
     # Seeded deals: with the server's own randomness the computer ended the next hand on its first
     # turn about one run in five, and this test asks for a hand in play (run 5 of 20 in a loop).
     rng = random.Random(7)
-    app.dependency_overrides[get_rng] = lambda: rng
+    app.state.new_rng = lambda: rng
     with TestClient(app) as client:
         yield client
 
@@ -63,7 +62,7 @@ def test_advance_accepts_a_next_hand_the_computer_ends_on_its_first_turn(key: st
     # knocked on its first turn, which also ended this short match; the helper wanted a hand in play.
     app = create_app(Settings(keys=(key,), data_dir=tmp_path))
     rng = random.Random(162398981)  # a deal where that happens, found by trying seeds
-    app.dependency_overrides[get_rng] = lambda: rng
+    app.state.new_rng = lambda: rng
     sealer = Sealer([key])
     state = _played_to(Phase.HAND_OVER, seed=4)
     saved = SavedGame.start(state, Level.NORMAL)

@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 
 from app.engine import GameState, Phase
 from app.main import create_app
-from app.routes.deps import MOVED_ON, get_rng
+from app.routes.deps import MOVED_ON
 from app.seal import Sealer, SealError
 from app.settings import Settings
 from app.web import HUMAN, SavedGame, open_save, seal_save, stamp
@@ -39,7 +39,7 @@ _TOKEN = re.compile(r'data-token="([^"]*)"')
 def serve(keys: list[str], data_dir: Path) -> FastAPI:
     app = create_app(Settings(keys=tuple(keys), data_dir=data_dir))
     rng = random.Random(5)
-    app.dependency_overrides[get_rng] = lambda: rng
+    app.state.new_rng = lambda: rng
     return app
 
 

@@ -14,7 +14,6 @@ from fastapi.testclient import TestClient
 
 from app.engine import GameState
 from app.main import create_app
-from app.routes.deps import get_rng
 from app.seal import Sealer
 from app.settings import Settings
 from app.web import SavedGame, open_save, seal_save
@@ -37,7 +36,7 @@ def seed() -> int:
 def app(settings: Settings, seed: int) -> FastAPI:
     app = create_app(settings)
     rng = random.Random(seed)
-    app.dependency_overrides[get_rng] = lambda: rng
+    app.state.new_rng = lambda: rng
     return app
 
 

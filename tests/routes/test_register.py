@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 
 from app.engine import ActionKind, Phase, legal_actions
 from app.main import create_app
-from app.routes.deps import CANNOT_SAVE, MOVED_ON, get_rng
+from app.routes.deps import CANNOT_SAVE, MOVED_ON
 from app.seal import Sealer
 from app.settings import Settings
 from app.web import HUMAN, open_save, stamp
@@ -45,7 +45,7 @@ def serve(settings: Settings, seed: int = 12) -> FastAPI:
     """The app with a seeded shuffle, so that each test plays the same deals every run."""
     app = create_app(settings)
     rng = random.Random(seed)
-    app.dependency_overrides[get_rng] = lambda: rng
+    app.state.new_rng = lambda: rng
     return app
 
 
