@@ -138,6 +138,12 @@ class Style:
     """Knock, whatever the margin, when at least this share of the sampled knocks win the match (issue 15,
     stop 27; 0: never). The margin prices what waiting may still gain in this hand, but points past the
     target win nothing more, while each turn waited gives the opponent one more chance to go out first."""
+    rerank: tuple[float, ...] = ()
+    """Issue 15, stop 28: among the ``rerank_width`` best discards by the heuristic, throw the one a learned
+    linear value prefers, with these weights (points a hand) for the kept hand's deadwood, its live outs
+    (``outs_weight``), the thrown card's danger, whether the kept hand could knock (deadwood 10 or less),
+    and the deadwood again times the share of the stock drawn (empty: the heuristic's best)."""
+    rerank_width: int = 3
     score_aware: bool = False
     """Weigh a knock's sampled points by what they do to the chance of winning the match (``match.py``)."""
     search_samples: int = 0
@@ -239,6 +245,15 @@ class _Context:
             cost = self._danger[card] = charge * danger(card, self.probs)
         return cost
 
+    def ranked_throws(self, hand: int, forbidden: int) -> list[int]:
+        """The cards ``hand`` may throw, best first by hand value plus danger; ties shed the higher card."""
+        return [
+            b
+            for _, _, b in sorted(
+                (self.value(hand ^ b) + self.discard_cost(b), -BIT_VALUE[b], b) for b in bits_of(hand & ~forbidden)
+            )
+        ]
+
     def best_discard(self, hand: int, forbidden: int) -> tuple[float, int]:
         """The discard minimising hand value plus danger; ties shed the higher card."""
         best = (1e9, 0.0, 0)
@@ -278,14 +293,13 @@ def _take_pile(ctx: _Context) -> bool:
 
 def _lookahead_discard(ctx: _Context, hand: int, forbidden: int, width: int) -> int:
     """Among the ``width`` best discards, the one with the least expected deadwood after one more stock draw."""
-    options = [(ctx.value(hand ^ b) + ctx.discard_cost(b), -BIT_VALUE[b], b) for b in bits_of(hand & ~forbidden)]
-    ranked = sorted(options)[:width]
+    ranked = ctx.ranked_throws(hand, forbidden)[:width]
     live = [(u, w) for u, w in ctx.live.items() if w > 0.0]
     weight = sum(w for _, w in live)
     if weight == 0.0:
-        return ranked[0][2]
+        return ranked[0]
     best = (1e9, 0)
-    for _, _, b in ranked:
+    for b in ranked:
         kept = hand ^ b
         total = 0.0
         for u, w in live:
@@ -294,6 +308,26 @@ def _lookahead_discard(ctx: _Context, hand: int, forbidden: int, width: int) -> 
         score = total / weight + ctx.discard_cost(b)
         if score < best[0]:
             best = (score, b)
+    return best[1]
+
+
+def _reranked_discard(ctx: _Context, hand: int, forbidden: int) -> int:
+    """``Style.rerank``: the heuristic's few best discards, ranked again by a learned value (higher is better)."""
+    style = ctx.style
+    w_dw, w_outs, w_danger, w_knock, w_late = style.rerank
+    late = 1.0 - ctx.k.stock_size / FULL_STOCK
+    best = (-1e9, 0)
+    for b in ctx.ranked_throws(hand, forbidden)[: style.rerank_width]:
+        kept = hand ^ b
+        dw = deadwood_of_mask(kept)
+        worth = (
+            (w_dw + w_late * late) * dw
+            + w_outs * outs_weight(kept, ctx.live)
+            + w_danger * danger(b, ctx.probs)
+            + (w_knock if dw <= KNOCK_LIMIT else 0.0)
+        )
+        if worth > best[0]:
+            best = (worth, b)
     return best[1]
 
 
@@ -398,6 +432,8 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
     # Discard phase (R9-R12).
     if style.discard_lookahead:
         card = _lookahead_discard(ctx, k.hand, k.taken, style.discard_lookahead)
+    elif style.rerank:
+        card = _reranked_discard(ctx, k.hand, k.taken)
     else:
         _, card = ctx.best_discard(k.hand, k.taken)
     if style.mistake and rng.random() < style.mistake:
@@ -460,8 +496,7 @@ def _search_throw(ctx: _Context, card: int, knock_card: int, rng: random.Random)
     answer takes does not tell whether a knock was possible.
     """
     k, style = ctx.k, ctx.style
-    ranked = sorted((ctx.value(k.hand ^ b) + ctx.discard_cost(b), -BIT_VALUE[b], b) for b in bits_of(k.hand & ~k.taken))
-    throws = [Throw(b) for _, _, b in ranked[: style.search_width]]
+    throws = [Throw(b) for b in ctx.ranked_throws(k.hand, k.taken)[: style.search_width]]
     if knock_card:
         throws.append(Throw(knock_card, knock=True))
     searched = bool(knock_card) or k.stock_size <= style.search_stock

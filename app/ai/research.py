@@ -99,6 +99,8 @@ ABLATIONS: dict[str, Style] = {
     # the share of sampled knocks that must reach the target).
     "hard-close85": replace(PATIENT_HARD, close_out=0.85),
     "hard-close6": replace(PATIENT_HARD, close_out=0.6),
+    # Issue 15, stop 28: a learned value re-ranks Hard's three best discards (fitted on self-play, docs/ai.md).
+    "hard-rerank": replace(PATIENT_HARD, rerank=(-0.364, 0.39, -2.105, 4.323, -0.824)),
 }
 
 # Expert's candidates (issue 15), each screened against Hard on the seed-101 decks (docs/ai.md,

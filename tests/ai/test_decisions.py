@@ -194,3 +194,16 @@ def test_particles_weighed_by_the_opponents_moves_make_a_set_less_likely_and_cha
         assert decide(k, HARD, random.Random(seed)).card == Card.parse("Js")
         assert decide(k, pf, random.Random(seed)).card == Card.parse("Th")
         assert decide(k, replace(pf, particle_cards=False), random.Random(seed)).card == Card.parse("Js")
+
+
+def test_a_learned_value_re_ranks_hards_best_discards() -> None:
+    # Kd and Qc both keep 22 deadwood; Hard's score (deadwood less 0.8 a live out, plus 6 times the
+    # danger) puts them within 0.01 and sheds Kd. Shedding Qc instead keeps more live outs (4.5
+    # against 3.75: Jd and Kd wait on Qd) at more danger (0.26 against 0.16). The learned value of
+    # issue 15, stop 28 (hard-rerank: 0.39 points a live out, 2.1 a unit of danger) prefers the outs.
+    k = position("6d 7d 8d 9d 9h 9s Ac Ah Jd Kd Qc")
+    learned = replace(HARD, rerank=(-0.364, 0.39, -2.105, 4.323, -0.824))
+    assert decide(k, HARD, random.Random(0)).card == Card.parse("Kd")
+    assert decide(k, learned, random.Random(0)).card == Card.parse("Qc")
+    # Only among the heuristic's best few: with a width of one, the heuristic's choice stands.
+    assert decide(k, replace(learned, rerank_width=1), random.Random(0)).card == Card.parse("Kd")
