@@ -144,6 +144,11 @@ class Style:
     (``outs_weight``), the thrown card's danger, whether the kept hand could knock (deadwood 10 or less),
     and the deadwood again times the share of the stock drawn (empty: the heuristic's best)."""
     rerank_width: int = 3
+    knock_fit: tuple[float, ...] = ()
+    """Issue 15, stop 28: knock (not Gin) only when a fitted effect of knocking now rather than waiting is
+    positive, in place of the margin: weights for 1, the sampled knock's mean points / 10, its undercut
+    rate, the kept deadwood / 10, the stock / 31, the opponent's blind draws / 10 and the kept hand's live
+    outs / 5 (empty: the margin decides)."""
     score_aware: bool = False
     """Weigh a knock's sampled points by what they do to the chance of winning the match (``match.py``)."""
     search_samples: int = 0
@@ -158,7 +163,7 @@ class Style:
     search_pile: bool = False
     """Expert: when the face-up card could be worth taking, play out taking it and drawing blind; take the better."""
     search_veto: bool = False
-    """Expert: the search may only veto a knock the heuristic (``_should_knock``) makes, never add one."""
+    """Expert: the search may only veto a knock the heuristic (``should_knock``) makes, never add one."""
     search_draws: int = 2
     """A sampled opponent hand of the search draws as many extra cards as the opponent drew blind, up to this."""
     search_margin: float | None = None
@@ -200,7 +205,7 @@ _PADDING_RNG = random.Random(12)
 _PADDING_KEPT = masks.cards_mask(parse_cards("As 2s 3s 4s 7d 7c 7h 2d 3c 5h"))
 
 
-class _Context:
+class Context:
     """Per-decision caches: opponent card probabilities and how live each unseen card is for me."""
 
     def __init__(self, k: Knowledge, style: Style, rng: random.Random) -> None:
@@ -265,7 +270,7 @@ class _Context:
         return best[0], best[2]
 
 
-def _take_pile(ctx: _Context) -> bool:
+def _take_pile(ctx: Context) -> bool:
     k, style = ctx.k, ctx.style
     top = k.top
     if not top:
@@ -291,7 +296,7 @@ def _take_pile(ctx: _Context) -> bool:
     return take_score < total / weight - (0.0 if makes_meld else 0.5)
 
 
-def _lookahead_discard(ctx: _Context, hand: int, forbidden: int, width: int) -> int:
+def _lookahead_discard(ctx: Context, hand: int, forbidden: int, width: int) -> int:
     """Among the ``width`` best discards, the one with the least expected deadwood after one more stock draw."""
     ranked = ctx.ranked_throws(hand, forbidden)[:width]
     live = [(u, w) for u, w in ctx.live.items() if w > 0.0]
@@ -311,7 +316,7 @@ def _lookahead_discard(ctx: _Context, hand: int, forbidden: int, width: int) -> 
     return best[1]
 
 
-def _reranked_discard(ctx: _Context, hand: int, forbidden: int) -> int:
+def _reranked_discard(ctx: Context, hand: int, forbidden: int) -> int:
     """``Style.rerank``: the heuristic's few best discards, ranked again by a learned value (higher is better)."""
     style = ctx.style
     w_dw, w_outs, w_danger, w_knock, w_late = style.rerank
@@ -331,7 +336,7 @@ def _reranked_discard(ctx: _Context, hand: int, forbidden: int) -> int:
     return best[1]
 
 
-def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random, margin: float | None = None) -> bool:
+def should_knock(ctx: Context, kept: int, wait_card: int, rng: random.Random, margin: float | None = None) -> bool:
     k, style = ctx.k, ctx.style
     dw = deadwood_of_mask(kept)
     if dw == 0:
@@ -360,6 +365,9 @@ def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random, 
     if style.score_aware:
         if not _knock_helps_the_match(k, est.points, margin):
             return False
+    elif style.knock_fit and k.stock_size > VOID_STOCK:
+        if _fitted_knock_effect(ctx, kept, est.mean_points, est.undercut_rate) <= 0.0:
+            return False
     elif est.mean_points <= margin:
         return False
     if est.undercut_rate > style.max_undercut:
@@ -381,6 +389,38 @@ def _should_knock(ctx: _Context, kept: int, wait_card: int, rng: random.Random, 
         and gin_outs >= style.gin_wait_outs
         and est.undercut_rate < 0.05
     )
+
+
+KNOCK_FEATURES = (
+    "1",
+    "sampled knock's points / 10",
+    "sampled undercut rate",
+    "deadwood kept / 10",
+    "stock / 31",
+    "opponent's blind draws / 10",
+    "live outs kept / 5",
+)
+"""What ``Style.knock_fit`` weighs, in this order (``knock_features``)."""
+
+
+def knock_features(ctx: Context, kept: int, mean_points: float, undercut_rate: float) -> tuple[float, ...]:
+    """The position of a knock that keeps ``kept``, as ``KNOCK_FEATURES``."""
+    k = ctx.k
+    return (
+        1.0,
+        mean_points / 10,
+        undercut_rate,
+        deadwood_of_mask(kept) / 10,
+        k.stock_size / FULL_STOCK,
+        k.opp_stock_draws / 10,
+        outs_weight(kept, ctx.live) / 5,
+    )
+
+
+def _fitted_knock_effect(ctx: Context, kept: int, mean_points: float, undercut_rate: float) -> float:
+    """``Style.knock_fit``: the fitted points of knocking now rather than waiting (positive: knock)."""
+    features = knock_features(ctx, kept, mean_points, undercut_rate)
+    return sum(w * x for w, x in zip(ctx.style.knock_fit, features, strict=True))
 
 
 def _match_winning_share(k: Knowledge, points: tuple[int, ...]) -> float:
@@ -415,7 +455,7 @@ def _knock_helps_the_match(k: Knowledge, points: tuple[int, ...], margin: float)
 
 def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
     """The action a level takes, from masks only."""
-    ctx = _Context(k, style, rng)
+    ctx = Context(k, style, rng)
     if k.phase is Phase.UPCARD:
         return TAKE_UPCARD if _take_pile(ctx) else PASS
     if k.phase is Phase.DRAW:
@@ -452,19 +492,19 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
                 knock_card, knock_key = b, key
     if style.search_samples and knock_key[0] > 0:
         if style.search_veto and knock_card:
-            if not _should_knock(ctx, k.hand ^ knock_card, 0, rng, style.search_margin):
+            if not should_knock(ctx, k.hand ^ knock_card, 0, rng, style.search_margin):
                 knock_card = 0
         elif style.search_veto and style.even_time:
             _weigh_a_knock_anyway(ctx)  # what the heuristic's knock check costs, when none is possible
         return _search_throw(ctx, card, knock_card, rng)
-    if knock_card and _should_knock(ctx, k.hand ^ knock_card, card if card != knock_card else 0, rng):
+    if knock_card and should_knock(ctx, k.hand ^ knock_card, card if card != knock_card else 0, rng):
         return Action(ActionKind.KNOCK, CARD_OF_BIT[knock_card])
     if not knock_card and style.knock_samples and style.even_time:
         _weigh_a_knock_anyway(ctx)
     return Action(ActionKind.DISCARD, CARD_OF_BIT[card])
 
 
-def _deals(ctx: _Context, rng: random.Random) -> list[Deal]:
+def _deals(ctx: Context, rng: random.Random) -> list[Deal]:
     if ctx.particles:  # the opponent hands drawn from the particles by weight, the rest of the unseen as stock
         out: list[Deal] = []
         for opp in rng.choices(ctx.particles, ctx.particle_weights, k=ctx.style.search_samples):
@@ -475,7 +515,7 @@ def _deals(ctx: _Context, rng: random.Random) -> list[Deal]:
     return deals(ctx.k, ctx.weights, rng, ctx.style.search_samples, ctx.style.search_draws)
 
 
-def _search_draw(ctx: _Context, rng: random.Random) -> Action:
+def _search_draw(ctx: Context, rng: random.Random) -> Action:
     """Expert's draw: when the face-up card makes a meld or the heuristic would take it, both draws are
     played out on the same deals (``even_time``: elsewhere, the same work on throw-away deals)."""
     k, style = ctx.k, ctx.style
@@ -488,7 +528,7 @@ def _search_draw(ctx: _Context, rng: random.Random) -> Action:
     return TAKE_DISCARD if taken > drawn else DRAW_STOCK
 
 
-def _search_throw(ctx: _Context, card: int, knock_card: int, rng: random.Random) -> Action:
+def _search_throw(ctx: Context, card: int, knock_card: int, rng: random.Random) -> Action:
     """Expert's throw: the heuristic's best few throws and the knock, played out on the same deals.
 
     Searched when a knock is allowed or the stock is short; elsewhere the heuristic's ``card``
@@ -515,13 +555,13 @@ def _search_throw(ctx: _Context, card: int, knock_card: int, rng: random.Random)
     return Action(ActionKind.KNOCK if t.knock else ActionKind.DISCARD, CARD_OF_BIT[t.card])
 
 
-def _weigh_a_knock_anyway(ctx: _Context) -> None:
+def _weigh_a_knock_anyway(ctx: Context) -> None:
     """The work of weighing a knock, done when no knock is possible, and its result thrown away.
 
     A level that samples hands to judge a knock would otherwise take several times longer to
     answer exactly when it could knock, and the person could time it (issue 12 measured 10.6 ms
     against 4.0 ms). So every discard decision does the same work, step for step as
-    ``_should_knock``: the same sampled hands (``_draw_the_rest`` tops them up to the most extra
+    ``should_knock``: the same sampled hands (``_draw_the_rest`` tops them up to the most extra
     draws), and a knock estimate for a typical knocking hand (``_PADDING_KEPT``), all drawn from
     ``_PADDING_RNG``.
     """
@@ -533,14 +573,20 @@ def _weigh_a_knock_anyway(ctx: _Context) -> None:
     _draw_the_rest(ctx, extra)
 
 
-def _knock_samples(ctx: _Context, rng: random.Random, extra: int) -> list[int]:
+def _knock_samples(ctx: Context, rng: random.Random, extra: int) -> list[int]:
     """The opponent hands a knock is weighed against: drawn from the particles by weight, when there are any."""
     if ctx.particles:
         return rng.choices(ctx.particles, ctx.particle_weights, k=ctx.style.knock_samples)
     return [sample_hand(ctx.k, ctx.weights, rng, extra) for _ in range(ctx.style.knock_samples)]
 
 
-def _draw_the_rest(ctx: _Context, extra: int) -> None:
+def knock_samples(ctx: Context, rng: random.Random) -> list[int]:
+    """The opponent hands a knock in ``ctx`` is weighed against, as ``should_knock`` draws them."""
+    style = ctx.style
+    return _knock_samples(ctx, rng, min(ctx.k.opp_stock_draws + style.extra_draws_bonus, style.extra_draws))
+
+
+def _draw_the_rest(ctx: Context, extra: int) -> None:
     # Early in a hand a knock's samples draw fewer extra cards (they cost less): draw the rest
     # on throw-away samples, so that weighing a knock costs about the same whenever it happens.
     # Particles are drawn on every decision alike, so they need no such padding.

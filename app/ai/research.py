@@ -101,6 +101,9 @@ ABLATIONS: dict[str, Style] = {
     "hard-close6": replace(PATIENT_HARD, close_out=0.6),
     # Issue 15, stop 28: a learned value re-ranks Hard's three best discards (fitted on self-play, docs/ai.md).
     "hard-rerank": replace(PATIENT_HARD, rerank=(-0.364, 0.39, -2.105, 4.323, -0.824)),
+    # Issue 15, stop 28: knock when a fitted effect of knocking at once is positive (a randomized
+    # experiment at Hard's first knock chance of each hand against the patient baselines, docs/ai.md).
+    "hard-knockfit": replace(PATIENT_HARD, knock_fit=(-35.63, 0.75, 0.24, 3.50, 49.88, 4.99, -10.96)),
 }
 
 # Expert's candidates (issue 15), each screened against Hard on the seed-101 decks (docs/ai.md,
@@ -142,6 +145,8 @@ EXPERTS: dict[str, Style] = {
     # fewer, or on every discard (the stock never holds more than 31).
     "expert-veto-m12s10": replace(VETO, knock_margin=12.0, search_stock=10),
     "expert-veto-m12s31": replace(VETO, knock_margin=12.0, search_stock=31),
+    # Issue 15, stop 28: Expert's search veto on top of hard-knockfit's fitted knock rule.
+    "expert-knockfit": replace(EXPERT, knock_fit=ABLATIONS["hard-knockfit"].knock_fit),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person

@@ -207,3 +207,25 @@ def test_a_learned_value_re_ranks_hards_best_discards() -> None:
     assert decide(k, learned, random.Random(0)).card == Card.parse("Qc")
     # Only among the heuristic's best few: with a width of one, the heuristic's choice stands.
     assert decide(k, replace(learned, rerank_width=1), random.Random(0)).card == Card.parse("Kd")
+
+
+def test_a_fitted_knock_rule_waits_with_a_middling_hand_where_hards_margin_knocks() -> None:
+    # Knocking with 9 (2c 2d 4d Ah, shedding 5d), as in the test above, with 16 cards left in the stock:
+    # the sampled knock is worth more than Hard's margin. The effect of knocking fitted on Hard's first
+    # knock chances against the patient baselines (issue 15, stop 28's hard-knockfit) is negative there,
+    # mostly for the stock already drawn: wait. On the last turn before a void, waiting is worth nothing
+    # (R13) and the fitted rule steps aside: any positive value knocks, as for Hard.
+    fitted = replace(HARD, knock_fit=(-35.63, 0.75, 0.24, 3.50, 49.88, 4.99, -10.96))
+
+    def at(stock_size: int) -> Knowledge:
+        return position(
+            "2c 9c Kc 2d 4d 5d 9d Kd Ah 9s Ks", pile="Qd 8c 8h Js 7c 7h 7s", opp_known=mask("6s Ts"),
+            opp_discarded=mask("7c 8c Qd 8h 7s"), opp_passed=mask("7h Js"), stock_size=stock_size,
+            opp_stock_draws=2, discards=9, can_take=False,
+        )  # fmt: skip
+
+    knock = Action(ActionKind.KNOCK, Card.parse("5d"))
+    for seed in (0, 1, 2):
+        assert decide(at(16), HARD, random.Random(seed)) == knock
+        assert decide(at(16), fitted, random.Random(seed)).kind is ActionKind.DISCARD
+        assert decide(at(2), fitted, random.Random(seed)) == knock

@@ -1,0 +1,54 @@
+"""The knock rule's fit (``app.ai.knock_fit``): the experiment's data, and the least squares behind the weights."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.ai.knock_fit import KnockChance, chances, fit, main, solve
+from app.ai.players import KNOCK_FEATURES
+
+
+def test_solve_finds_the_exact_solution_of_a_small_system() -> None:
+    # 2x + y - z = 8, -3x - y + 2z = -11, -2x + y + 2z = -3: x = 2, y = 3, z = -1 (a pivot is needed).
+    x = solve([[2.0, 1.0, -1.0], [-3.0, -1.0, 2.0], [-2.0, 1.0, 2.0]], [8.0, -11.0, -3.0])
+    assert x == pytest.approx([2.0, 3.0, -1.0])
+
+
+def test_solve_refuses_features_that_do_not_vary() -> None:
+    with pytest.raises(ValueError, match="do not vary"):
+        solve([[1.0, 2.0], [2.0, 4.0]], [1.0, 2.0])
+
+
+def test_the_fit_recovers_the_effect_of_knocking_from_data_made_with_it() -> None:
+    rng = random.Random(1)
+    effect = (-3.0, 1.5, 0.0, 2.0, 8.0, -1.0, -4.0)
+    position = (5.0, 2.0, -1.0, -6.0, 3.0, 0.5, 1.0)
+    data = []
+    for _ in range(400):
+        x = (1.0, *(rng.uniform(-1, 1) for _ in range(len(KNOCK_FEATURES) - 1)))
+        knocked = rng.random() < 0.5
+        points = sum(p * f for p, f in zip(position, x, strict=True)) + (
+            sum(e * f for e, f in zip(effect, x, strict=True)) if knocked else 0.0
+        )
+        data.append(KnockChance(x, knocked, points))
+    assert fit(data) == pytest.approx(effect, abs=0.01)
+
+
+def test_a_match_gives_at_most_one_chance_a_hand_seeded_and_split_by_the_coin() -> None:
+    found = [c for index in range(6) for c in chances("eaai-gin", index, seed=9)]
+    assert found == [c for index in range(6) for c in chances("eaai-gin", index, seed=9)]
+    assert 12 <= len(found) <= 60  # six matches of a few hands each, most with a knock chance
+    assert {c.knocked for c in found} == {True, False}
+    for chance in found:
+        assert len(chance.features) == len(KNOCK_FEATURES) and chance.features[0] == 1.0
+        assert 0.0 < chance.features[3] <= 1.0  # deadwood kept / 10: a knock, not Gin
+        assert -200 < chance.points < 200
+
+
+def test_the_command_prints_the_weights_as_a_style_takes_them(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["-n", "6", "--against", "eaai-gin", "--seed", "9", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("35 first knock chances")
+    assert "knock_fit=(" in out.splitlines()[-1]
