@@ -28,11 +28,9 @@ from dataclasses import dataclass
 from app.ai.arena import HAND_CAP, MOVE_CAP, MatchStart
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import from_view
-from app.ai.players import KNOCK_FEATURES, Context, knock_features, knock_samples, should_knock
+from app.ai.players import KNOCK_FEATURES, Context, knock_features, knock_samples, knock_throw, should_knock
 from app.ai.research import PATIENT_HARD
-from app.engine import KNOCK_LIMIT, NEXT_HAND, Action, ActionKind, Phase, PlayerView, apply, view
-from app.engine.masks import CARD_OF_BIT, bits_of
-from app.engine.melds import deadwood_of_mask
+from app.engine import NEXT_HAND, Action, ActionKind, Phase, PlayerView, apply, masks, view
 
 __all__ = ["KnockChance", "chances", "fit", "main", "solve"]
 
@@ -87,19 +85,15 @@ def _tossed(seen: PlayerView, coin: random.Random) -> tuple[Action, tuple[tuple[
     k = from_view(seen)
     ctx = Context(k, PATIENT_HARD, coin)
     _, card = ctx.best_discard(k.hand, k.taken)
-    knock_card, key = 0, (99, 9.0)
-    for b in bits_of(k.hand & ~k.taken):
-        dw = deadwood_of_mask(k.hand ^ b)
-        if dw <= KNOCK_LIMIT and (dw, ctx.discard_cost(b)) < key:
-            knock_card, key = b, (dw, ctx.discard_cost(b))
-    if not knock_card or key[0] == 0:
+    knock_card, deadwood = knock_throw(ctx, k.hand, k.taken)
+    if not knock_card or deadwood == 0:
         return None
     kept = k.hand ^ knock_card
     est = estimate_knock(kept, knock_samples(ctx, coin))
     should_knock(ctx, kept, card if card != knock_card else 0, coin)  # Hard's own choice: drawn, unused, as fitted
     knocked = coin.random() < 0.5
     thrown = knock_card if knocked else card
-    action = Action(ActionKind.KNOCK if knocked else ActionKind.DISCARD, CARD_OF_BIT[thrown])
+    action = Action(ActionKind.KNOCK if knocked else ActionKind.DISCARD, masks.CARD_OF_BIT[thrown])
     return action, (knock_features(ctx, kept, est.mean_points, est.undercut_rate), knocked)
 
 

@@ -4,7 +4,7 @@ import random
 from dataclasses import replace
 
 from app.ai.knowledge import OPP_PASSED, OPP_THREW, OPP_TOOK, Knowledge
-from app.ai.players import EASY, HARD, NORMAL, Style, decide
+from app.ai.players import EASY, HARD, MARGIN_HARD, NORMAL, Style, decide
 from app.engine import Action, ActionKind, Card, Phase
 from tests.ai.conftest import mask
 
@@ -129,8 +129,8 @@ def test_knock_samples_grown_by_more_draws_make_hard_wait() -> None:
         discards=9, can_take=False,
     )  # fmt: skip
     for seed in (0, 1, 2):
-        assert decide(k, HARD, random.Random(seed)) == Action(ActionKind.KNOCK, Card.parse("5d"))
-        assert decide(k, replace(HARD, extra_draws_bonus=3), random.Random(seed)).kind is ActionKind.DISCARD
+        assert decide(k, MARGIN_HARD, random.Random(seed)) == Action(ActionKind.KNOCK, Card.parse("5d"))
+        assert decide(k, replace(MARGIN_HARD, extra_draws_bonus=3), random.Random(seed)).kind is ActionKind.DISCARD
 
 
 def test_a_margin_that_falls_with_the_deadwood_kept_knocks_a_high_hand_sooner() -> None:
@@ -140,9 +140,9 @@ def test_a_margin_that_falls_with_the_deadwood_kept_knocks_a_high_hand_sooner() 
         "6c 8c 9c Tc 7d 2h 3h 6h As 3s 6s", pile="Kd Kc Kh Qc Td Qd 9h", opp_discarded=mask("Qc Kc Td 9h"),
         opp_passed=mask("Qd Kd Kh"), stock_size=24, opp_stock_draws=3, discards=8, can_take=False,
     )  # fmt: skip
-    mdw = replace(HARD, knock_margin=13.0, knock_margin_per_deadwood=0.8)
+    mdw = replace(MARGIN_HARD, knock_margin=13.0, knock_margin_per_deadwood=0.8)
     for seed in (0, 1, 2):
-        assert decide(k, HARD, random.Random(seed)) == Action(ActionKind.DISCARD, Card.parse("7d"))
+        assert decide(k, MARGIN_HARD, random.Random(seed)) == Action(ActionKind.DISCARD, Card.parse("7d"))
         assert decide(k, mdw, random.Random(seed)) == Action(ActionKind.KNOCK, Card.parse("7d"))
 
 
@@ -209,13 +209,14 @@ def test_a_learned_value_re_ranks_hards_best_discards() -> None:
     assert decide(k, replace(learned, rerank_width=1), random.Random(0)).card == Card.parse("Kd")
 
 
-def test_a_fitted_knock_rule_waits_with_a_middling_hand_where_hards_margin_knocks() -> None:
+def test_hards_fitted_knock_rule_waits_with_a_middling_hand_where_the_margin_knocked() -> None:
     # Knocking with 9 (2c 2d 4d Ah, shedding 5d), as in the test above, with 16 cards left in the stock:
-    # the sampled knock is worth more than Hard's margin. The effect of knocking fitted on Hard's first
-    # knock chances against the patient baselines (issue 15, stop 28's hard-knockfit) is negative there,
-    # mostly for the stock already drawn: wait. On the last turn before a void, waiting is worth nothing
-    # (R13) and the fitted rule steps aside: any positive value knocks, as for Hard.
-    fitted = replace(HARD, knock_fit=(-35.63, 0.75, 0.24, 3.50, 49.88, 4.99, -10.96))
+    # the sampled knock is worth more than the margin of 9 that Hard used until issue 15's stop 28.
+    # The effect of knocking that Hard now weighs (KNOCK_FIT, fitted on the margin Hard's first knock
+    # chances against the patient baselines) is negative there, mostly for the stock already drawn:
+    # wait. On the last turn before a void, waiting is worth nothing (R13) and the fitted rule steps
+    # aside: any positive value knocks.
+    fitted = HARD
 
     def at(stock_size: int) -> Knowledge:
         return position(
@@ -226,6 +227,6 @@ def test_a_fitted_knock_rule_waits_with_a_middling_hand_where_hards_margin_knock
 
     knock = Action(ActionKind.KNOCK, Card.parse("5d"))
     for seed in (0, 1, 2):
-        assert decide(at(16), HARD, random.Random(seed)) == knock
+        assert decide(at(16), MARGIN_HARD, random.Random(seed)) == knock
         assert decide(at(16), fitted, random.Random(seed)).kind is ActionKind.DISCARD
         assert decide(at(2), fitted, random.Random(seed)) == knock

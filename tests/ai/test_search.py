@@ -89,7 +89,7 @@ def test_a_search_margin_lets_the_search_knock_where_the_heuristic_waits() -> No
     # The same first-turn knock (worth about 48 points on 400 deals, the throw about 45): a Hard that
     # waits for 100 points never knocks it; with ``search_margin`` the knock goes to the search instead.
     k = position("7h 8h 9h 5c 5d 5s As 2s 3s Kc 4d", pile="Tc", stock_size=30, discards=0, opp_stock_draws=0)
-    waiting = replace(EXPERT, knock_margin=100.0, veto_margin=3.0)
+    waiting = replace(EXPERT, knock_fit=(), knock_margin=100.0, veto_margin=3.0)  # the margin decides, not the fit
     asked = replace(waiting, search_margin=0.0)
     assert all(decide(k, waiting, random.Random(seed)).kind is ActionKind.DISCARD for seed in range(10))
     assert all(decide(k, asked, random.Random(seed)).kind is ActionKind.KNOCK for seed in range(10))
