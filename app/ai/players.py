@@ -191,9 +191,10 @@ MARGIN_HARD = Style(
     outs=0.8, danger=6.0, infer=True, lookahead=True, knock_samples=40, knock_margin=9.0, last_chance=True
 )
 KNOCK_FIT = (-35.63, 0.75, 0.24, 3.50, 49.88, 4.99, -10.96)
-"""The fitted effect of knocking at once (``KNOCK_FEATURES``), as ``python -m app.ai.knock_fit`` prints it:
-a randomized experiment at MARGIN_HARD's first knock chance of each hand against the patient baselines
-(docs/ai.md, "A fitted knock rule"). Knocking early pays, waiting pays with live outs and a short stock."""
+"""The fitted effect of knocking at once (``KNOCK_FEATURES``): the randomized experiment that
+``python -m app.ai.knock_fit`` runs, at MARGIN_HARD's first knock chance of each hand against the
+patient baselines (docs/ai.md, "A fitted knock rule"). Knocking early pays; waiting pays with live
+outs and a short stock."""
 # Hard knocks when the fitted effect says so, in place of the margin (issue 15, stop 28).
 HARD = replace(MARGIN_HARD, knock_fit=KNOCK_FIT)
 # Expert: a more patient Hard (margin 12), whose knocks a search may veto (``search.py``): when that
