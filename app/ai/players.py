@@ -197,10 +197,11 @@ patient baselines (docs/ai.md, "A fitted knock rule"). Knocking early pays; wait
 outs and a short stock."""
 # Hard knocks when the fitted effect says so, in place of the margin (issue 15, stop 28).
 HARD = replace(MARGIN_HARD, knock_fit=KNOCK_FIT)
-# Expert: a more patient Hard (margin 12), whose knocks a search may veto (``search.py``): when that
-# Hard would knock, the knock is settled and Hard's own throw played out on the same 40 sampled
-# deals, and the better of the two is made (screened in docs/ai.md, "Expert").
-EXPERT = replace(HARD, knock_margin=12.0, search_samples=40, search_veto=True, search_draws=6, search_width=1)
+# Expert: Hard, whose knocks a search may veto (``search.py``): when Hard would knock, the knock is
+# settled and Hard's own throw played out on the same 40 sampled deals, and the better of the two is
+# made (screened in docs/ai.md, "Expert"). Until stop 28 it did so on the margin Hard with a margin
+# of 12 (research's ``expert-margin``); on the fitted rule the margin plays no part.
+EXPERT = replace(HARD, search_samples=40, search_veto=True, search_draws=6, search_width=1)
 FULL_STOCK = 31
 """The stock after the deal and the upcard (R4): what it lost since is the number of blind draws."""
 PILE_TAKE_LIMIT = 16

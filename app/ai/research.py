@@ -109,15 +109,17 @@ ABLATIONS: dict[str, Style] = {
 # Expert's candidates (issue 15), each screened against Hard on the seed-101 decks (docs/ai.md,
 # "Expert"). "expert" is the current EXPERT; once ``Level.EXPERT`` exists the production levels
 # below bring it in too (the same style), and this line can go.
-# Built on Hard, not on EXPERT, so that each name keeps re-running what was measured.
-VETO = replace(HARD, search_samples=40, search_veto=True, search_draws=6)
+# Built on the margin Hard, not on EXPERT, so that each name keeps re-running what was measured.
+VETO = replace(MARGIN_HARD, search_samples=40, search_veto=True, search_draws=6)
+# EXPERT until stop 28: the search's veto on the margin Hard, with a margin of 12.
+MARGIN_EXPERT = replace(VETO, search_width=1, knock_margin=12.0)
 EXPERTS: dict[str, Style] = {
     "expert": EXPERT,
     # Expert until issue 15's stop 28, on the margin Hard: its figures in docs/ai.md re-run under this name.
-    "expert-margin": replace(EXPERT, knock_fit=()),
-    "expert-m6": replace(HARD, knock_margin=6.0),
-    "expert-m12": replace(HARD, knock_margin=12.0),
-    "expert-k5": replace(HARD, search_samples=40),
+    "expert-margin": MARGIN_EXPERT,
+    "expert-m6": replace(MARGIN_HARD, knock_margin=6.0),
+    "expert-m12": replace(MARGIN_HARD, knock_margin=12.0),
+    "expert-k5": replace(MARGIN_HARD, search_samples=40),
     "expert-veto": VETO,  # EXPERT from the first screening to round 2
     "expert-veto-pile": replace(VETO, search_pile=True),
     # Round 2 (issue 15, "Expert" at 58%): the veto with a more patient Hard under it, the search
@@ -134,10 +136,10 @@ EXPERTS: dict[str, Style] = {
     "expert-veto-w1m12": replace(VETO, search_width=1, knock_margin=12.0),  # EXPERT since round 2
     # Stop 25: the faster scoring of sets left Expert's p95 at a tenth of its budget; three times
     # the deals for the knock's veto, to see whether the veto's noise is what holds it back.
-    "expert-s120": replace(EXPERT, search_samples=120),
+    "expert-s120": replace(MARGIN_EXPERT, search_samples=120),
     # Stop 26: Expert on particle inference (the knock's samples, the veto's deals, danger and outs).
-    "expert-pf": replace(EXPERT, particles=120),
-    "expert-pf-b1": replace(EXPERT, particles=120, consistency=1.0),
+    "expert-pf": replace(MARGIN_EXPERT, particles=120),
+    "expert-pf-b1": replace(MARGIN_EXPERT, particles=120, consistency=1.0),
     # Stop 27: Expert as a candidate for a stronger Hard against the patient baselines (docs/ai.md,
     # "Expert against the baselines"): more patience under the veto, and the search free to knock from
     # 6 points where the Hard under it (margin 12) would wait.
