@@ -10,7 +10,8 @@ two groups alike in everything but the choice, so the difference of the hands' p
 is what knocking at once is worth, and a least-squares fit of the hand's points on the position's
 features, with each feature again times the choice, says how that worth changes with the position
 (``players.KNOCK_FEATURES``). The fitted effect's weights are ``Style.knock_fit``: Hard knocks when
-they make the effect positive (``players.KNOCK_FIT``, printed by this command with its defaults).
+they make the effect positive (``players.KNOCK_FIT``: the experiment this command runs with its
+defaults).
 
 Everything is seeded, so the same command prints the same weights. The fit is seven weights for the
 effect and seven for the position: a system of 14 equations, solved here directly.
@@ -136,12 +137,12 @@ def _work(job: tuple[str, int, int]) -> list[KnockChance]:
 def collect(opponents: Sequence[str], n: int, seed: int, jobs: int) -> Iterator[KnockChance]:
     work = [(opponent, i, seed) for opponent in opponents for i in range(n)]
     if jobs <= 1:
-        results: Iterator[list[KnockChance]] = map(_work, work)
-    else:
-        pool = multiprocessing.get_context("fork").Pool(jobs)
-        results = pool.imap(_work, work, chunksize=8)  # in order: the same command, the same fit
-    for found in results:
-        yield from found
+        for found in map(_work, work):
+            yield from found
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for found in pool.imap(_work, work, chunksize=8):  # in order: the same command, the same fit
+            yield from found
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -356,7 +356,7 @@ def should_knock(ctx: Context, kept: int, wait_card: int, rng: random.Random, ma
     if not style.knock_samples:
         # Opponents' hands improve as the hand goes on, so a late knock needs less deadwood to be safe.
         return not style.knock_fade or dw <= KNOCK_LIMIT - k.discards // style.knock_fade
-    extra = min(k.opp_stock_draws + style.extra_draws_bonus, style.extra_draws)
+    extra = _knock_extra_draws(ctx)
     samples = _knock_samples(ctx, rng, extra)
     est = estimate_knock(kept, samples)
     if style.even_time:
@@ -581,7 +581,7 @@ def _weigh_a_knock_anyway(ctx: Context) -> None:
     draws), and a knock estimate for a typical knocking hand (``_PADDING_KEPT``), all drawn from
     ``_PADDING_RNG``.
     """
-    extra = min(ctx.k.opp_stock_draws + ctx.style.extra_draws_bonus, ctx.style.extra_draws)
+    extra = _knock_extra_draws(ctx)
     samples = _knock_samples(ctx, _PADDING_RNG, extra)
     estimate_knock(_PADDING_KEPT, samples)
     if ctx.style.knock_margin_near:  # a real check scores its samples' deadwood too (the margin's share)
@@ -596,10 +596,14 @@ def _knock_samples(ctx: Context, rng: random.Random, extra: int) -> list[int]:
     return [sample_hand(ctx.k, ctx.weights, rng, extra) for _ in range(ctx.style.knock_samples)]
 
 
+def _knock_extra_draws(ctx: Context) -> int:
+    """How many draws a knock's sampled opponent hands are grown by: as many as the opponent made, up to a cap."""
+    return min(ctx.k.opp_stock_draws + ctx.style.extra_draws_bonus, ctx.style.extra_draws)
+
+
 def knock_samples(ctx: Context, rng: random.Random) -> list[int]:
     """The opponent hands a knock in ``ctx`` is weighed against, as ``should_knock`` draws them."""
-    style = ctx.style
-    return _knock_samples(ctx, rng, min(ctx.k.opp_stock_draws + style.extra_draws_bonus, style.extra_draws))
+    return _knock_samples(ctx, rng, _knock_extra_draws(ctx))
 
 
 def _draw_the_rest(ctx: Context, extra: int) -> None:

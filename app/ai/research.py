@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from app.ai.baselines import eaai_choice, gin_hunter_choice, knock_at_5_choice
 from app.ai.levels import PLAYERS
-from app.ai.players import EXPERT, HARD, MARGIN_HARD, NORMAL, Player, Style, level_player
+from app.ai.players import EXPERT, HARD, KNOCK_FIT, MARGIN_HARD, NORMAL, Player, Style, level_player
 from app.ai.simple import simple_choice
 from app.engine import Action, PlayerView
 
@@ -23,9 +23,10 @@ def random_legal(v: PlayerView, rng: random.Random) -> Action:
     return rng.choice(v.legal_actions)
 
 
-# The patient Hard of issue 15's first part, with outs at 0.8 (Hard as it is: 1.2 was screened and
-# confirmed, and left out). The variants of the second part ("a stronger Hard") are built on it, so
-# that each name re-runs what was measured whatever Hard becomes.
+# The patient Hard of issue 15's first part, with outs at 0.8 (1.2 was screened and confirmed, and left
+# out), and its knock margin of 9: Hard until stop 28 put a fitted knock rule in the margin's place.
+# The variants of the second part ("a stronger Hard") are built on it, so that each name re-runs what
+# was measured whatever Hard becomes.
 PATIENT_HARD = MARGIN_HARD
 # Hard as it was before issue 15: it knocked whenever the sampled knock was worth more than nothing.
 # The variants tried for issue 15's first part are built on it, for the same reason.
@@ -103,7 +104,8 @@ ABLATIONS: dict[str, Style] = {
     "hard-rerank": replace(PATIENT_HARD, rerank=(-0.364, 0.39, -2.105, 4.323, -0.824)),
     # Issue 15, stop 28: knock when a fitted effect of knocking at once is positive (a randomized
     # experiment at Hard's first knock chance of each hand against the patient baselines, docs/ai.md).
-    "hard-knockfit": replace(PATIENT_HARD, knock_fit=(-35.63, 0.75, 0.24, 3.50, 49.88, 4.99, -10.96)),
+    # The same player as Hard since.
+    "hard-knockfit": replace(PATIENT_HARD, knock_fit=KNOCK_FIT),
 }
 
 # Expert's candidates (issue 15), each screened against Hard on the seed-101 decks (docs/ai.md,
@@ -133,7 +135,7 @@ EXPERTS: dict[str, Style] = {
     "expert-veto-w1vm3": replace(VETO, search_width=1, veto_margin=3.0),
     "expert-veto-m15": replace(VETO, knock_margin=15.0),
     "expert-veto-m18": replace(VETO, knock_margin=18.0),
-    "expert-veto-w1m12": replace(VETO, search_width=1, knock_margin=12.0),  # EXPERT since round 2
+    "expert-veto-w1m12": MARGIN_EXPERT,  # EXPERT from round 2 to stop 28
     # Stop 25: the faster scoring of sets left Expert's p95 at a tenth of its budget; three times
     # the deals for the knock's veto, to see whether the veto's noise is what holds it back.
     "expert-s120": replace(MARGIN_EXPERT, search_samples=120),
@@ -149,8 +151,8 @@ EXPERTS: dict[str, Style] = {
     # fewer, or on every discard (the stock never holds more than 31).
     "expert-veto-m12s10": replace(VETO, knock_margin=12.0, search_stock=10),
     "expert-veto-m12s31": replace(VETO, knock_margin=12.0, search_stock=31),
-    # Issue 15, stop 28: Expert's search veto on top of hard-knockfit's fitted knock rule.
-    "expert-knockfit": replace(EXPERT, knock_fit=ABLATIONS["hard-knockfit"].knock_fit),
+    # Issue 15, stop 28: Expert's search veto on top of hard-knockfit's fitted knock rule (EXPERT since).
+    "expert-knockfit": replace(VETO, search_width=1, knock_fit=KNOCK_FIT),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
