@@ -1,25 +1,31 @@
-"""Hard's knock rule, fitted from a randomized experiment: ``python -m app.ai.knock_fit``.
+"""A knock rule, fitted from a randomized experiment: ``python -m app.ai.knock_fit``.
 
     python -m app.ai.knock_fit [-n 2000] [--seed 31] [--against eaai-gin,eaai-knock5] [--jobs 2]
+                               [--base hard-outs08] [--spread 1.0] [--features 10]
 
-Hard as it was before the fit (``research.PATIENT_HARD``: it knocks when its 40 sampled knocks are
-worth more than a margin of 9 points) plays ``-n`` matches against each baseline named (the arena's
-duplicate decks). At its first chance to knock in each hand (not Gin), a coin decides, instead of
-Hard, whether it knocks at once or throws its usual discard and plays on as Hard. The coin makes the
-two groups alike in everything but the choice, so the difference of the hands' points between them
-is what knocking at once is worth, and a least-squares fit of the hand's points on the position's
+A player (``--base``, by its arena name; by default Hard as it was before the fit, ``MARGIN_HARD``:
+it knocks when its 40 sampled knocks are worth more than a margin of 9 points) plays ``-n`` matches
+against each opponent named (the arena's duplicate decks). At one chance to knock in each hand (not
+Gin), a coin decides, instead of the player, whether it knocks at once or throws its usual discard and
+plays on as itself. The chance is the hand's first; with ``--spread p`` below 1, each chance is taken
+with probability ``p`` until one is, so that later chances are in the data too. The coin makes the two
+groups alike in everything but the choice, so the difference of the hands' points between them is
+what knocking at once is worth, and a least-squares fit of the hand's points on the position's
 features, with each feature again times the choice, says how that worth changes with the position
-(``players.KNOCK_FEATURES``). The fitted effect's weights are ``Style.knock_fit``: Hard knocks when
-they make the effect positive (``players.KNOCK_FIT``: the experiment this command runs with its
-defaults).
+(``players.KNOCK_FEATURES``; ``--features k``: the first ``k`` only). The fitted effect's weights are
+``Style.knock_fit``: a player knocks when they make the effect positive. ``players.KNOCK_FIT`` (Hard's)
+is what this command prints with ``--features 7`` and the other defaults; ``players.SELF_FIT``
+(Expert's) is what it prints with ``--base hard --against hard --seed 47 -n 3000 --spread 0.5``.
 
-Everything is seeded, so the same command prints the same weights. The fit is seven weights for the
-effect and seven for the position: a system of 14 equations, solved here directly.
+Everything is seeded, so the same command prints the same weights. The fit is ``k`` weights for the
+effect and ``k`` for the position: a system of ``2k`` equations, solved here directly.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import multiprocessing
 import random
 import sys
@@ -29,8 +35,8 @@ from dataclasses import dataclass
 from app.ai.arena import HAND_CAP, MOVE_CAP, MatchStart
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import from_view
-from app.ai.players import KNOCK_FEATURES, Context, knock_features, knock_samples, knock_throw, should_knock
-from app.ai.research import PATIENT_HARD
+from app.ai.players import KNOCK_FEATURES, Context, Style, knock_features, knock_samples, knock_throw, should_knock
+from app.ai.research import STYLES
 from app.engine import NEXT_HAND, Action, ActionKind, Phase, PlayerView, apply, masks, view
 
 __all__ = ["KnockChance", "chances", "fit", "main", "solve"]
@@ -38,35 +44,42 @@ __all__ = ["KnockChance", "chances", "fit", "main", "solve"]
 
 @dataclass(frozen=True, slots=True)
 class KnockChance:
-    """Hard's first knock chance of one hand: the position's features, the coin's choice, the hand's points."""
+    """The knock chance of one hand the coin decided: the position's features, the coin's choice, the hand's points."""
 
     features: tuple[float, ...]
     knocked: bool
     points: float
-    """The hand's points for Hard: positive when it won the hand, negative when it lost it."""
+    """The hand's points for the player: positive when it won the hand, negative when it lost it."""
+    nth: int = 1
+    """Which of the hand's knock chances the coin took (1: the first)."""
 
 
-def chances(opponent: str, index: int, seed: int) -> list[KnockChance]:
-    """Match ``index`` of Hard against ``opponent``, with the coin at each hand's first knock chance."""
-    start = MatchStart.of("hard-outs08", opponent, index, seed)  # PATIENT_HARD
-    state, deal_rng, players, rngs, hard = start.state, start.deal_rng, start.players, start.rngs, start.a_seat
+def chances(opponent: str, index: int, seed: int, base: str = "hard-outs08", spread: float = 1.0) -> list[KnockChance]:
+    """Match ``index`` of ``base`` against ``opponent``, with the coin at one knock chance of each hand."""
+    style = STYLES[base]
+    start = MatchStart.of(base, opponent, index, seed)
+    state, deal_rng, players, rngs, mine = start.state, start.deal_rng, start.players, start.rngs, start.a_seat
     coin = random.Random(index * 7919 + seed)
     out: list[KnockChance] = []
-    pending: tuple[tuple[float, ...], bool] | None = None
-    tried = False
+    pending: tuple[tuple[float, ...], bool, int] | None = None
+    tried, seen_chances = False, 0
     hands = moves = 0
     while state.phase is not Phase.MATCH_OVER and hands < HAND_CAP:
         if state.phase is Phase.HAND_OVER:
-            state, moves, tried = apply(state, NEXT_HAND, deal_rng), 0, False
+            state, moves, tried, seen_chances = apply(state, NEXT_HAND, deal_rng), 0, False, 0
             continue
         moves += 1
         if moves > MOVE_CAP:
             break
         me, action = state.turn, None
         seen = view(state, me)
-        if me == hard and not tried and state.phase is Phase.DISCARD and len(seen.legal_actions) > 1:
-            action, pending = _tossed(seen, coin) or (None, pending)
-            tried = action is not None
+        if me == mine and not tried and state.phase is Phase.DISCARD and len(seen.legal_actions) > 1:
+            tossed = _tossed(seen, style, coin)
+            if tossed is not None:
+                seen_chances += 1
+                if spread >= 1.0 or coin.random() < spread:
+                    action, pending = tossed[0], (*tossed[1], seen_chances)
+                    tried = True
         if action is None:
             action = players[me](seen, rngs[me])
         before = state.hand_number
@@ -74,17 +87,19 @@ def chances(opponent: str, index: int, seed: int) -> list[KnockChance]:
         if state.phase.over and state.last_hand and state.hand_number == before:
             hands += 1
             record = state.last_hand
-            points = 0 if record.winner is None else record.points if record.winner == hard else -record.points
+            points = 0 if record.winner is None else record.points if record.winner == mine else -record.points
             if pending is not None:
-                out.append(KnockChance(pending[0], pending[1], points))
+                out.append(KnockChance(pending[0], pending[1], points, pending[2]))
                 pending = None
     return out
 
 
-def _tossed(seen: PlayerView, coin: random.Random) -> tuple[Action, tuple[tuple[float, ...], bool]] | None:
+def _tossed(
+    seen: PlayerView, style: Style, coin: random.Random
+) -> tuple[Action, tuple[tuple[float, ...], bool]] | None:
     """At a knock chance (not Gin): the coin's action and the position's features; else None."""
     k = from_view(seen)
-    ctx = Context(k, PATIENT_HARD, coin)
+    ctx = Context(k, style, coin)
     _, card = ctx.best_discard(k.hand, k.taken)
     knock_card, deadwood = knock_throw(ctx, k.hand, k.taken)
     if not knock_card or deadwood == 0:
@@ -116,13 +131,14 @@ def solve(matrix: list[list[float]], right: list[float]) -> list[float]:
     return x
 
 
-def fit(data: Sequence[KnockChance]) -> tuple[float, ...]:
-    """The weights of knocking's effect: least squares of the points on the features, and on them times the choice."""
-    width = len(KNOCK_FEATURES)
+def fit(data: Sequence[KnockChance], width: int = len(KNOCK_FEATURES)) -> tuple[float, ...]:
+    """The weights of knocking's effect on the first ``width`` features: least squares of the points on
+    the features, and on them times the choice."""
     normal = [[0.0] * (2 * width) for _ in range(2 * width)]
     right = [0.0] * (2 * width)
     for chance in data:
-        row = [*chance.features, *(x if chance.knocked else 0.0 for x in chance.features)]
+        features = chance.features[:width]
+        row = [*features, *(x if chance.knocked else 0.0 for x in features)]
         for i, a in enumerate(row):
             right[i] += a * chance.points
             for j, b in enumerate(row):
@@ -130,12 +146,14 @@ def fit(data: Sequence[KnockChance]) -> tuple[float, ...]:
     return tuple(round(w, 2) for w in solve(normal, right)[width:])
 
 
-def _work(job: tuple[str, int, int]) -> list[KnockChance]:
+def _work(job: tuple[str, int, int, str, float]) -> list[KnockChance]:
     return chances(*job)
 
 
-def collect(opponents: Sequence[str], n: int, seed: int, jobs: int) -> Iterator[KnockChance]:
-    work = [(opponent, i, seed) for opponent in opponents for i in range(n)]
+def collect(
+    opponents: Sequence[str], n: int, seed: int, jobs: int, base: str = "hard-outs08", spread: float = 1.0
+) -> Iterator[KnockChance]:
+    work = [(opponent, i, seed, base, spread) for opponent in opponents for i in range(n)]
     if jobs <= 1:
         for found in map(_work, work):
             yield from found
@@ -151,14 +169,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--against", default="eaai-gin,eaai-knock5", help="the opponents, comma-separated")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--base", default="hard-outs08", choices=sorted(STYLES), help="the player with the coin")
+    parser.add_argument("--spread", type=float, default=1.0, help="the chance of tossing at each knock chance")
+    parser.add_argument("--features", type=int, default=len(KNOCK_FEATURES), help="fit the first k features")
+    parser.add_argument("--save", help="also write every chance to this file, one JSON object a line")
     args = parser.parse_args(argv)
-    data = list(collect(args.against.split(","), args.n, args.seed, args.jobs))
-    weights = fit(data)
+    if not 0.0 < args.spread <= 1.0 or not 2 <= args.features <= len(KNOCK_FEATURES):
+        parser.error(f"--spread must be in (0, 1] and --features from 2 to {len(KNOCK_FEATURES)}")
+    data = list(collect(args.against.split(","), args.n, args.seed, args.jobs, args.base, args.spread))
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as out:
+            out.writelines(json.dumps(dataclasses.asdict(chance)) + "\n" for chance in data)
+    weights = fit(data, args.features)
     knocked = sum(c.knocked for c in data)
-    print(f"{len(data)} first knock chances ({knocked} knocked at once), {args.n} matches against each:", args.against)
-    for name, w in zip(KNOCK_FEATURES, weights, strict=True):
-        print(f"  {name:28s} {w:+8.2f}")
-    print(f"knock_fit={weights}")
+    print(
+        f"{len(data)} knock chances ({knocked} knocked at once), {args.base}, {args.n} matches against each:",
+        args.against,
+    )
+    for name, w in zip(KNOCK_FEATURES, weights, strict=False):
+        print(f"  {name:36s} {w:+8.2f}")
+    print(f"knock_fit={(*weights, *(0.0 for _ in KNOCK_FEATURES[len(weights) :]))}")
     return 0
 
 

@@ -190,13 +190,20 @@ NORMAL = Style(outs=0.6, danger=3.0, knock_fade=3)
 MARGIN_HARD = Style(
     outs=0.8, danger=6.0, infer=True, lookahead=True, knock_samples=40, knock_margin=9.0, last_chance=True
 )
-KNOCK_FIT = (-35.63, 0.75, 0.24, 3.50, 49.88, 4.99, -10.96)
+KNOCK_FIT = (-35.63, 0.75, 0.24, 3.50, 49.88, 4.99, -10.96, *(0.0,) * 9)
 """The fitted effect of knocking at once (``KNOCK_FEATURES``): the randomized experiment that
-``python -m app.ai.knock_fit`` runs, at MARGIN_HARD's first knock chance of each hand against the
-patient baselines (docs/ai.md, "A fitted knock rule"). Knocking early pays; waiting pays with live
-outs and a short stock."""
+``python -m app.ai.knock_fit --features 7`` runs, at MARGIN_HARD's first knock chance of each hand
+against the patient baselines (docs/ai.md, "A fitted knock rule"). Knocking early pays; waiting pays
+with live outs and a short stock. That experiment had only the first seven features: the others
+weigh nothing here."""
 # Hard knocks when the fitted effect says so, in place of the margin (issue 15, stop 28).
 HARD = replace(MARGIN_HARD, knock_fit=KNOCK_FIT)
+SELF_FIT = (32.34, -1.38, -4.51, 0.0, -6.55, -32.93, -10.83, -12.72, -0.42, 0.2, *(0.0,) * 6)
+"""The fitted effect of knocking at once against Hard itself: the same experiment with Hard holding the coin
+and Hard across the table, the coin at any one of a hand's knock chances, all ten features
+(``python -m app.ai.knock_fit --base hard --against hard --seed 47 -n 3000 --spread 0.5``; docs/ai.md,
+"Expert's knock rule"). Against a patient opponent that undercuts, waiting pays once it has drawn
+blind a few times or holds pile cards."""
 # Expert: Hard, whose knocks a search may veto (``search.py``): when Hard would knock, the knock is
 # settled and Hard's own throw played out on the same 40 sampled deals, and the better of the two is
 # made (screened in docs/ai.md, "Expert"). Until stop 28 it did so on the margin Hard with a margin
@@ -411,6 +418,15 @@ KNOCK_FEATURES = (
     "stock / 31",
     "opponent's blind draws / 10",
     "live outs kept / 5",
+    "opponent's cards from the pile / 3",
+    "my score / target",
+    "opponent's score / target",
+    "(stock / 31)²",
+    "blind draws / 10 × stock / 31",
+    "live outs / 5 × stock / 31",
+    "deadwood / 10 × stock / 31",
+    "(blind draws / 10)²",
+    "pile cards / 3 × blind draws / 10",
 )
 """What ``Style.knock_fit`` weighs, in this order (``knock_features``)."""
 
@@ -418,14 +434,25 @@ KNOCK_FEATURES = (
 def knock_features(ctx: Context, kept: int, mean_points: float, undercut_rate: float) -> tuple[float, ...]:
     """The position of a knock that keeps ``kept``, as ``KNOCK_FEATURES``."""
     k = ctx.k
+    stock, draws, outs = k.stock_size / FULL_STOCK, k.opp_stock_draws / 10, outs_weight(kept, ctx.live) / 5
+    deadwood, pile = deadwood_of_mask(kept) / 10, k.opp_known.bit_count() / 3
     return (
         1.0,
         mean_points / 10,
         undercut_rate,
-        deadwood_of_mask(kept) / 10,
-        k.stock_size / FULL_STOCK,
-        k.opp_stock_draws / 10,
-        outs_weight(kept, ctx.live) / 5,
+        deadwood,
+        stock,
+        draws,
+        outs,
+        pile,
+        k.score / k.target,
+        k.opp_score / k.target,
+        stock * stock,
+        draws * stock,
+        outs * stock,
+        deadwood * stock,
+        draws * draws,
+        pile * draws,
     )
 
 

@@ -11,11 +11,11 @@ from dataclasses import replace
 
 from app.ai.baselines import eaai_choice, gin_hunter_choice, knock_at_5_choice
 from app.ai.levels import PLAYERS
-from app.ai.players import EXPERT, HARD, KNOCK_FIT, MARGIN_HARD, NORMAL, Player, Style, level_player
+from app.ai.players import EXPERT, HARD, KNOCK_FIT, MARGIN_HARD, NORMAL, SELF_FIT, Player, Style, level_player
 from app.ai.simple import simple_choice
 from app.engine import Action, PlayerView
 
-__all__ = ["ABLATIONS", "ARENA_PLAYERS", "EXPERTS", "random_legal"]
+__all__ = ["ABLATIONS", "ARENA_PLAYERS", "EXPERTS", "STYLES", "random_legal"]
 
 
 def random_legal(v: PlayerView, rng: random.Random) -> Action:
@@ -153,11 +153,26 @@ EXPERTS: dict[str, Style] = {
     "expert-veto-m12s31": replace(VETO, knock_margin=12.0, search_stock=31),
     # Issue 15, stop 28: Expert's search veto on top of hard-knockfit's fitted knock rule (EXPERT since).
     "expert-knockfit": replace(VETO, search_width=1, knock_fit=KNOCK_FIT),
+    # Issue 15, stop 29: Hard with a knock rule fitted against Hard itself (players.SELF_FIT), and the same
+    # with the search's veto on top.
+    "expert-selffit": replace(HARD, knock_fit=SELF_FIT),
+    "expert-selffit-veto": replace(VETO, search_width=1, knock_fit=SELF_FIT),
+    # ... and with six products of the features as well, fitted on the same data.
+    "expert-selffit16": replace(
+        HARD,
+        knock_fit=(
+            *(-32.3, -4.35, -13.94, -24.91, 234.86, 25.22, -41.76, -25.23, -0.51, 0.13),
+            *(-188.05, -115.42, 45.48, 41.88, -5.35, 19.45),
+        ),
+    ),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
 # watching the clock (Style.even_time): the same moves, several times faster.
 _UNTIMED = {level.value: level_player(replace(level.style, even_time=False)) for level in PLAYERS}
+
+STYLES: dict[str, Style] = {**ABLATIONS, **EXPERTS, **{level.value: level.style for level in PLAYERS}}
+"""Every seated style by its arena name (the levels as they decide for a person, timing work and all)."""
 
 ARENA_PLAYERS: dict[str, Player] = {
     "random": random_legal,

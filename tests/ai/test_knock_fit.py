@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import random
 
 import pytest
@@ -23,10 +24,10 @@ def test_solve_refuses_features_that_do_not_vary() -> None:
 
 def test_the_fit_recovers_the_effect_of_knocking_from_data_made_with_it() -> None:
     rng = random.Random(1)
-    effect = (-3.0, 1.5, 0.0, 2.0, 8.0, -1.0, -4.0)
-    position = (5.0, 2.0, -1.0, -6.0, 3.0, 0.5, 1.0)
+    effect = (-3.0, 1.5, 0.0, 2.0, 8.0, -1.0, -4.0, 0.5, 2.5, -3.0, 1.0, 0.0, -2.0, 0.5, 3.0, -1.5)
+    position = (5.0, 2.0, -1.0, -6.0, 3.0, 0.5, 1.0, -2.0, 1.0, 0.0, 0.0, 1.5, -1.0, 2.0, 0.0, 0.5)
     data = []
-    for _ in range(400):
+    for _ in range(600):
         x = (1.0, *(rng.uniform(-1, 1) for _ in range(len(KNOCK_FEATURES) - 1)))
         knocked = rng.random() < 0.5
         points = sum(p * f for p, f in zip(position, x, strict=True)) + (
@@ -48,7 +49,31 @@ def test_a_match_gives_at_most_one_chance_a_hand_seeded_and_split_by_the_coin() 
 
 
 def test_the_command_prints_the_weights_as_a_style_takes_them(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["-n", "6", "--against", "eaai-gin", "--seed", "9", "--jobs", "1"]) == 0
+    # --features 7: Hard's rule (KNOCK_FIT) was fitted on the first seven; the rest print as zeros.
+    assert main(["-n", "6", "--against", "eaai-gin", "--seed", "9", "--jobs", "1", "--features", "7"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("35 first knock chances")
-    assert "knock_fit=(" in out.splitlines()[-1]
+    assert out.startswith("35 knock chances")
+    weights = ast.literal_eval(out.splitlines()[-1].removeprefix("knock_fit="))  # as Style.knock_fit takes it
+    assert len(weights) == len(KNOCK_FEATURES) and weights[7:] == (0.0,) * (len(KNOCK_FEATURES) - 7)
+
+
+def test_a_spread_coin_also_decides_later_chances_of_any_player() -> None:
+    # Expert's rule (SELF_FIT) comes from the fitted Hard against itself, the coin spread over each hand's chances.
+    found = [c for index in range(6) for c in chances("hard", index, seed=9, base="hard", spread=0.5)]
+    assert found == [c for index in range(6) for c in chances("hard", index, seed=9, base="hard", spread=0.5)]
+    assert {c.nth for c in found} > {1}  # the coin passed over some first chances
+    assert {c.knocked for c in found} == {True, False}
+    first = [c for index in range(6) for c in chances("hard", index, seed=9, base="hard")]
+    assert {c.nth for c in first} == {1}
+
+
+def test_the_fit_can_take_the_first_features_only() -> None:
+    rng = random.Random(2)
+    effect = (-2.0, 4.0, 1.0)
+    data = []
+    for _ in range(300):
+        x = (1.0, *(rng.uniform(-1, 1) for _ in range(len(KNOCK_FEATURES) - 1)))
+        knocked = rng.random() < 0.5
+        points = 3.0 * x[1] + (sum(e * f for e, f in zip(effect, x[:3], strict=True)) if knocked else 0.0)
+        data.append(KnockChance(x, knocked, points))
+    assert fit(data, 3) == pytest.approx(effect, abs=0.01)
