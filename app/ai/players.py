@@ -198,17 +198,20 @@ with live outs and a short stock. That experiment had only the first seven featu
 weigh nothing here."""
 # Hard knocks when the fitted effect says so, in place of the margin (issue 15, stop 28).
 HARD = replace(MARGIN_HARD, knock_fit=KNOCK_FIT)
-SELF_FIT = (32.34, -1.38, -4.51, 0.0, -6.55, -32.93, -10.83, -12.72, -0.42, 0.2, *(0.0,) * 6)
-"""The fitted effect of knocking at once against Hard itself: the same experiment with Hard holding the coin
-and Hard across the table, the coin at any one of a hand's knock chances, all ten features
-(``python -m app.ai.knock_fit --base hard --against hard --seed 47 -n 3000 --spread 0.5``; docs/ai.md,
-"Expert's knock rule"). Against a patient opponent that undercuts, waiting pays once it has drawn
-blind a few times or holds pile cards."""
-# Expert: Hard, whose knocks a search may veto (``search.py``): when Hard would knock, the knock is
-# settled and Hard's own throw played out on the same 40 sampled deals, and the better of the two is
-# made (screened in docs/ai.md, "Expert"). Until stop 28 it did so on the margin Hard with a margin
-# of 12 (research's ``expert-margin``); on the fitted rule the margin plays no part.
-EXPERT = replace(HARD, search_samples=40, search_veto=True, search_draws=6, search_width=1)
+SELF_FIT = (
+    *(-32.3, -4.35, -13.94, -24.91, 234.86, 25.22, -41.76, -25.23, -0.51, 0.13),
+    *(-188.05, -115.42, 45.48, 41.88, -5.35, 19.45),
+)
+"""Expert's knock rule (issue 15, stop 29): the fitted effect of knocking at once against Hard itself. The
+same experiment as KNOCK_FIT's, with Hard holding the coin and Hard across the table, the coin at any
+one of a hand's knock chances, all sixteen features (``python -m app.ai.knock_fit --base hard --against
+hard --seed 47 -n 3000 --spread 0.5``; docs/ai.md, "Expert: a knock rule fitted against Hard"). Against
+an opponent that waits and undercuts, waiting pays once it has drawn blind a few times or holds pile
+cards."""
+# Expert: Hard, knocking by the rule fitted against Hard (stop 29). Until then it was Hard with a search
+# that could veto its knocks (research's ``expert-knockfit``; before stop 28 ``expert-margin``): on the
+# fitted rule that search gained nothing (docs/ai.md, "Expert").
+EXPERT = replace(HARD, knock_fit=SELF_FIT)
 FULL_STOCK = 31
 """The stock after the deal and the upcard (R4): what it lost since is the number of blind draws."""
 PILE_TAKE_LIMIT = 16

@@ -153,16 +153,18 @@ EXPERTS: dict[str, Style] = {
     "expert-veto-m12s31": replace(VETO, knock_margin=12.0, search_stock=31),
     # Issue 15, stop 28: Expert's search veto on top of hard-knockfit's fitted knock rule (EXPERT since).
     "expert-knockfit": replace(VETO, search_width=1, knock_fit=KNOCK_FIT),
-    # Issue 15, stop 29: Hard with a knock rule fitted against Hard itself (players.SELF_FIT), and the same
-    # with the search's veto on top.
-    "expert-selffit": replace(HARD, knock_fit=SELF_FIT),
-    "expert-selffit-veto": replace(VETO, search_width=1, knock_fit=SELF_FIT),
-    # ... and with six products of the features as well, fitted on the same data.
-    "expert-selffit16": replace(
+    # Issue 15, stop 29: Hard with a knock rule fitted against Hard itself, on the first ten features
+    # (``knock_fit --features 10``), and on all sixteen (players.SELF_FIT: EXPERT since).
+    "expert-selffit": replace(
+        HARD, knock_fit=(32.34, -1.38, -4.51, 0.0, -6.55, -32.93, -10.83, -12.72, -0.42, 0.2, *(0.0,) * 6)
+    ),
+    "expert-selffit16": replace(HARD, knock_fit=SELF_FIT),
+    # ... and fitted once more, on expert-selffit16's own knock chances against Hard (seed 48).
+    "expert-selffit-r2": replace(
         HARD,
         knock_fit=(
-            *(-32.3, -4.35, -13.94, -24.91, 234.86, 25.22, -41.76, -25.23, -0.51, 0.13),
-            *(-188.05, -115.42, 45.48, 41.88, -5.35, 19.45),
+            *(-129.55, -5.78, -20.17, -23.3, 385.8, 157.54, -34.47, -17.96, 2.76, -0.86),
+            *(-228.62, -221.5, 28.53, 32.59, -49.14, 10.81),
         ),
     ),
 }

@@ -4,7 +4,7 @@ import random
 from dataclasses import replace
 
 from app.ai.knowledge import OPP_PASSED, OPP_THREW, OPP_TOOK, Knowledge
-from app.ai.players import EASY, HARD, MARGIN_HARD, NORMAL, Style, decide
+from app.ai.players import EASY, EXPERT, HARD, MARGIN_HARD, NORMAL, Style, decide
 from app.engine import Action, ActionKind, Card, Phase
 from tests.ai.conftest import mask
 
@@ -230,3 +230,26 @@ def test_hards_fitted_knock_rule_waits_with_a_middling_hand_where_the_margin_kno
         assert decide(at(16), MARGIN_HARD, random.Random(seed)) == knock
         assert decide(at(16), fitted, random.Random(seed)).kind is ActionKind.DISCARD
         assert decide(at(2), fitted, random.Random(seed)) == knock
+
+
+def test_experts_knock_rule_waits_against_a_hand_that_has_drawn_and_taken() -> None:
+    # Expert knocks by the effect of knocking fitted against Hard itself (SELF_FIT, issue 15, stop 29).
+    # Against a player that waits and undercuts, a knock pays early, before the opponent has drawn
+    # much, and not against a hand built from pile cards. Knocking with 9 (shedding 5d):
+    def at(stock_size: int, opp_draws: int, opp_known: str) -> Knowledge:
+        return position(
+            "2c 9c Kc 2d 4d 5d 9d Kd Ah 9s Ks", pile="Qd 8c 8h Js 7c 7h 7s", opp_known=mask(opp_known),
+            opp_discarded=mask("7c 8c Qd 8h 7s"), opp_passed=mask("7h Js"), stock_size=stock_size,
+            opp_stock_draws=opp_draws, discards=9, can_take=False,
+        )  # fmt: skip
+
+    knock = Action(ActionKind.KNOCK, Card.parse("5d"))
+    for seed in (0, 1, 2):
+        # The opponent drew blind 6 times and holds two pile cards (6s Ts): Hard knocks, Expert waits.
+        assert decide(at(26, 6, "6s Ts"), HARD, random.Random(seed)) == knock
+        assert decide(at(26, 6, "6s Ts"), EXPERT, random.Random(seed)).kind is ActionKind.DISCARD
+        # Two blind draws and no pile card, 22 left: Hard waits for the stock already drawn; Expert knocks.
+        assert decide(at(22, 2, ""), HARD, random.Random(seed)).kind is ActionKind.DISCARD
+        assert decide(at(22, 2, ""), EXPERT, random.Random(seed)) == knock
+        # On the last turn before a void Expert, as Hard, knocks at any positive value (R13).
+        assert decide(at(2, 2, "6s Ts"), EXPERT, random.Random(seed)) == knock

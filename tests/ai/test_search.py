@@ -7,11 +7,14 @@ from app.ai.arena import play_match
 from app.ai.inference import card_weights
 from app.ai.knock import knock_points
 from app.ai.players import EXPERT, HARD, Style, decide
-from app.ai.research import VETO
+from app.ai.research import EXPERTS, VETO
 from app.ai.search import Throw, deals, draw_values, values
 from app.engine import ActionKind, Card, Phase, masks, score
 from tests.ai.conftest import mask
 from tests.ai.test_decisions import position
+
+# Expert from stop 28 to stop 29: the fitted Hard, whose knocks the search may veto.
+SEARCHING = EXPERTS["expert-knockfit"]
 
 
 def test_deals_keep_the_visible_cards_out_and_fill_the_stock_exactly() -> None:
@@ -32,19 +35,20 @@ def test_a_searched_knock_is_settled_by_r14_to_r19() -> None:
     assert score(3, 20)[2] == 17  # the scale: a 3-point knock against 20 deadwood is worth 17 (R17)
 
 
-def test_expert_knocks_gin() -> None:
+def test_expert_and_the_search_knock_gin() -> None:
     # R16: Gin can't be undercut, so the search never weighs it against waiting.
     k = position("As 2s 3s 4c 5c 6c 7d 7h 7s 7c Kh")
-    action = decide(k, EXPERT, random.Random(0))
-    assert action.kind is ActionKind.KNOCK and action.card == Card.parse("Kh")
+    for style in (EXPERT, SEARCHING):
+        action = decide(k, style, random.Random(0))
+        assert action.kind is ActionKind.KNOCK and action.card == Card.parse("Kh")
 
 
-def test_expert_never_knocks_where_hard_waits() -> None:
-    # The search may only veto Hard's knocks: where Hard plays on, Expert plays on too.
+def test_the_search_never_knocks_where_hard_waits() -> None:
+    # The search may only veto Hard's knocks: where Hard plays on, the searching player plays on too.
     known = mask("Tc Jc Qc 9d Td Jd 5h 5d 5c")
     k = position("As 2s 3s 4c 4h 4s 8h 8c 8s 9h Kh", opp_known=known, discards=18, stock_size=12)
     assert decide(k, HARD, random.Random(0)).kind is ActionKind.DISCARD
-    assert decide(k, EXPERT, random.Random(0)).kind is ActionKind.DISCARD
+    assert decide(k, SEARCHING, random.Random(0)).kind is ActionKind.DISCARD
 
 
 def test_the_search_throws_a_loose_card_before_breaking_a_meld() -> None:
@@ -89,7 +93,7 @@ def test_a_search_margin_lets_the_search_knock_where_the_heuristic_waits() -> No
     # The same first-turn knock (worth about 48 points on 400 deals, the throw about 45): a Hard that
     # waits for 100 points never knocks it; with ``search_margin`` the knock goes to the search instead.
     k = position("7h 8h 9h 5c 5d 5s As 2s 3s Kc 4d", pile="Tc", stock_size=30, discards=0, opp_stock_draws=0)
-    waiting = replace(EXPERT, knock_fit=(), knock_margin=100.0, veto_margin=3.0)  # the margin decides, not the fit
+    waiting = replace(SEARCHING, knock_fit=(), knock_margin=100.0, veto_margin=3.0)  # the margin decides, not the fit
     asked = replace(waiting, search_margin=0.0)
     assert all(decide(k, waiting, random.Random(seed)).kind is ActionKind.DISCARD for seed in range(10))
     assert all(decide(k, asked, random.Random(seed)).kind is ActionKind.KNOCK for seed in range(10))
