@@ -1,7 +1,7 @@
 """A knock rule, fitted from a randomized experiment: ``python -m app.ai.knock_fit``.
 
     python -m app.ai.knock_fit [-n 2000] [--seed 31] [--against eaai-gin,eaai-knock5] [--jobs 2]
-                               [--base hard-outs08] [--spread 1.0] [--features 10]
+                               [--base hard-outs08] [--spread 1.0] [--features 16] [--save FILE]
 
 A player (``--base``, by its arena name; by default Hard as it was before the fit, ``MARGIN_HARD``:
 it knocks when its 40 sampled knocks are worth more than a margin of 9 points) plays ``-n`` matches

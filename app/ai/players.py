@@ -146,9 +146,9 @@ class Style:
     rerank_width: int = 3
     knock_fit: tuple[float, ...] = ()
     """Issue 15, stop 28: knock (not Gin) only when a fitted effect of knocking now rather than waiting is
-    positive, in place of the margin: weights for 1, the sampled knock's mean points / 10, its undercut
-    rate, the kept deadwood / 10, the stock / 31, the opponent's blind draws / 10 and the kept hand's live
-    outs / 5 (empty: the margin decides)."""
+    positive, in place of the margin: a weight for each of ``KNOCK_FEATURES`` (the sampled knock's mean
+    points and undercut rate, the kept deadwood and live outs, the stock, what the opponent drew blind and
+    took from the pile, the scores, and products of these; empty: the margin decides)."""
     score_aware: bool = False
     """Weigh a knock's sampled points by what they do to the chance of winning the match (``match.py``)."""
     search_samples: int = 0
