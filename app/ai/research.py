@@ -151,7 +151,7 @@ EXPERTS: dict[str, Style] = {
     # fewer, or on every discard (the stock never holds more than 31).
     "expert-veto-m12s10": replace(VETO, knock_margin=12.0, search_stock=10),
     "expert-veto-m12s31": replace(VETO, knock_margin=12.0, search_stock=31),
-    # Issue 15, stop 28: Expert's search veto on top of hard-knockfit's fitted knock rule (EXPERT since).
+    # Issue 15, stop 28: Expert's search veto on top of hard-knockfit's fitted knock rule (EXPERT in stop 28).
     "expert-knockfit": replace(VETO, search_width=1, knock_fit=KNOCK_FIT),
     # Issue 15, stop 29: Hard with a knock rule fitted against Hard itself, on the first ten features
     # (``knock_fit --features 10``), and on all sixteen (players.SELF_FIT: EXPERT since).
