@@ -29,22 +29,52 @@ import json
 import multiprocessing
 import random
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from app.ai.arena import HAND_CAP, MOVE_CAP, MatchStart
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import from_view
-from app.ai.players import KNOCK_FEATURES, Context, Style, knock_features, knock_samples, knock_throw, should_knock
+from app.ai.players import (
+    DRAW_FEATURES,
+    FULL_STOCK,
+    KNOCK_FEATURES,
+    PILE_TAKE_LIMIT,
+    Context,
+    Style,
+    draw_features,
+    knock_features,
+    knock_samples,
+    knock_throw,
+    pile_margin,
+    should_knock,
+)
 from app.ai.research import STYLES
-from app.engine import NEXT_HAND, Action, ActionKind, Phase, PlayerView, apply, masks, view
+from app.engine import (
+    DRAW_STOCK,
+    NEXT_HAND,
+    PASS,
+    TAKE_DISCARD,
+    TAKE_UPCARD,
+    Action,
+    ActionKind,
+    Phase,
+    PlayerView,
+    apply,
+    masks,
+    view,
+)
 
 __all__ = ["KnockChance", "chances", "fit", "main", "solve"]
 
 
 @dataclass(frozen=True, slots=True)
 class KnockChance:
-    """The knock chance of one hand the coin decided: the position's features, the coin's choice, the hand's points."""
+    """The chance of one hand the coin decided: the position's features, the coin's choice, the hand's points.
+
+    A knock chance, or with ``decision="draw"`` a choice between the face-up card and a blind draw
+    (``knocked`` is then whether the coin took the card).
+    """
 
     features: tuple[float, ...]
     knocked: bool
@@ -54,9 +84,14 @@ class KnockChance:
     """Which of the hand's knock chances the coin took (1: the first)."""
 
 
-def chances(opponent: str, index: int, seed: int, base: str = "hard-outs08", spread: float = 1.0) -> list[KnockChance]:
-    """Match ``index`` of ``base`` against ``opponent``, with the coin at one knock chance of each hand."""
-    style = STYLES[base]
+Tossed = tuple[Action, tuple[tuple[float, ...], bool]]
+
+
+def chances(
+    opponent: str, index: int, seed: int, base: str = "hard-outs08", spread: float = 1.0, decision: str = "knock"
+) -> list[KnockChance]:
+    """Match ``index`` of ``base`` against ``opponent``, with the coin at one chance of each hand."""
+    style, toss = STYLES[base], TOSSES[decision]
     start = MatchStart.of(base, opponent, index, seed)
     state, deal_rng, players, rngs, mine = start.state, start.deal_rng, start.players, start.rngs, start.a_seat
     coin = random.Random(index * 7919 + seed)
@@ -73,8 +108,8 @@ def chances(opponent: str, index: int, seed: int, base: str = "hard-outs08", spr
             break
         me, action = state.turn, None
         seen = view(state, me)
-        if me == mine and not tried and state.phase is Phase.DISCARD and len(seen.legal_actions) > 1:
-            tossed = _tossed(seen, style, coin)
+        if me == mine and not tried and len(seen.legal_actions) > 1:
+            tossed = toss(seen, style, coin)
             if tossed is not None:
                 seen_chances += 1
                 if spread >= 1.0 or coin.random() < spread:
@@ -94,10 +129,10 @@ def chances(opponent: str, index: int, seed: int, base: str = "hard-outs08", spr
     return out
 
 
-def _tossed(
-    seen: PlayerView, style: Style, coin: random.Random
-) -> tuple[Action, tuple[tuple[float, ...], bool]] | None:
+def _tossed_knock(seen: PlayerView, style: Style, coin: random.Random) -> Tossed | None:
     """At a knock chance (not Gin): the coin's action and the position's features; else None."""
+    if seen.phase is not Phase.DISCARD:
+        return None
     k = from_view(seen)
     ctx = Context(k, style, coin)
     _, card = ctx.best_discard(k.hand, k.taken)
@@ -111,6 +146,32 @@ def _tossed(
     thrown = knock_card if knocked else card
     action = Action(ActionKind.KNOCK if knocked else ActionKind.DISCARD, masks.CARD_OF_BIT[thrown])
     return action, (knock_features(ctx, kept, est.mean_points, est.undercut_rate), knocked)
+
+
+def _tossed_draw(seen: PlayerView, style: Style, coin: random.Random) -> Tossed | None:
+    """Where the heuristic's choice between the face-up card and a blind draw is close (within the style's
+    ``draw_band``): the coin's choice and the position's features; else None."""
+    if seen.phase not in (Phase.UPCARD, Phase.DRAW):
+        return None
+    k = from_view(seen)
+    if not k.top or (seen.phase is Phase.DRAW and not k.can_take) or style.take_only_melds:
+        return None
+    if k.discards - (FULL_STOCK - k.stock_size) > PILE_TAKE_LIMIT:  # the player draws blind anyway
+        return None
+    ctx = Context(k, style, coin)
+    margin = pile_margin(ctx)
+    if abs(margin) > style.draw_band:
+        return None
+    took = coin.random() < 0.5
+    choices = (TAKE_UPCARD, PASS) if seen.phase is Phase.UPCARD else (TAKE_DISCARD, DRAW_STOCK)
+    return choices[0 if took else 1], (draw_features(ctx, margin), took)
+
+
+TOSSES: dict[str, Callable[[PlayerView, Style, random.Random], Tossed | None]] = {
+    "knock": _tossed_knock,
+    "draw": _tossed_draw,
+}
+"""The decisions the coin can take: knocking at once or playing on, and the face-up card or a blind draw."""
 
 
 def solve(matrix: list[list[float]], right: list[float]) -> list[float]:
@@ -146,14 +207,20 @@ def fit(data: Sequence[KnockChance], width: int = len(KNOCK_FEATURES)) -> tuple[
     return tuple(round(w, 2) for w in solve(normal, right)[width:])
 
 
-def _work(job: tuple[str, int, int, str, float]) -> list[KnockChance]:
+def _work(job: tuple[str, int, int, str, float, str]) -> list[KnockChance]:
     return chances(*job)
 
 
 def collect(
-    opponents: Sequence[str], n: int, seed: int, jobs: int, base: str = "hard-outs08", spread: float = 1.0
+    opponents: Sequence[str],
+    n: int,
+    seed: int,
+    jobs: int,
+    base: str = "hard-outs08",
+    spread: float = 1.0,
+    decision: str = "knock",
 ) -> Iterator[KnockChance]:
-    work = [(opponent, i, seed, base, spread) for opponent in opponents for i in range(n)]
+    work = [(opponent, i, seed, base, spread, decision) for opponent in opponents for i in range(n)]
     if jobs <= 1:
         for found in map(_work, work):
             yield from found
@@ -170,25 +237,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--against", default="eaai-gin,eaai-knock5", help="the opponents, comma-separated")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--base", default="hard-outs08", choices=sorted(STYLES), help="the player with the coin")
-    parser.add_argument("--spread", type=float, default=1.0, help="the chance of tossing at each knock chance")
-    parser.add_argument("--features", type=int, default=len(KNOCK_FEATURES), help="fit the first k features")
+    parser.add_argument("--decision", default="knock", choices=sorted(TOSSES), help="what the coin decides")
+    parser.add_argument("--spread", type=float, default=1.0, help="the chance of tossing at each chance")
+    parser.add_argument("--features", type=int, help="fit the first k features (default: all)")
     parser.add_argument("--save", help="also write every chance to this file, one JSON object a line")
     args = parser.parse_args(argv)
-    if not 0.0 < args.spread <= 1.0 or not 2 <= args.features <= len(KNOCK_FEATURES):
-        parser.error(f"--spread must be in (0, 1] and --features from 2 to {len(KNOCK_FEATURES)}")
-    data = list(collect(args.against.split(","), args.n, args.seed, args.jobs, args.base, args.spread))
+    names = KNOCK_FEATURES if args.decision == "knock" else DRAW_FEATURES
+    width = len(names) if args.features is None else args.features
+    if not 0.0 < args.spread <= 1.0 or not 2 <= width <= len(names):
+        parser.error(f"--spread must be in (0, 1] and --features from 2 to {len(names)}")
+    data = list(collect(args.against.split(","), args.n, args.seed, args.jobs, args.base, args.spread, args.decision))
     if args.save:
         with open(args.save, "w", encoding="utf-8") as out:
             out.writelines(json.dumps(dataclasses.asdict(chance)) + "\n" for chance in data)
-    weights = fit(data, args.features)
-    knocked = sum(c.knocked for c in data)
-    print(
-        f"{len(data)} knock chances ({knocked} knocked at once), {args.base}, {args.n} matches against each:",
-        args.against,
-    )
-    for name, w in zip(KNOCK_FEATURES, weights, strict=False):
+    weights = fit(data, width)
+    chose = sum(c.knocked for c in data)
+    what = ("knock", "knocked at once") if args.decision == "knock" else ("draw", "took the face-up card")
+    print(f"{len(data)} {what[0]} chances ({chose} {what[1]}), {args.base}, {args.n} matches against each:", end=" ")
+    print(args.against)
+    for name, w in zip(names, weights, strict=False):
         print(f"  {name:36s} {w:+8.2f}")
-    print(f"knock_fit={(*weights, *(0.0 for _ in KNOCK_FEATURES[len(weights) :]))}")
+    print(f"{args.decision}_fit={(*weights, *(0.0 for _ in names[len(weights) :]))}")
     return 0
 
 
