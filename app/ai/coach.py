@@ -1,19 +1,20 @@
 """The coach: judges one of the person's decisions from the view they had, in points given away.
 
 For a decision (take or pass the upcard, stock or pile, which card to throw, knock or play on)
-the coach values each candidate as the points it is expected to bring, with Expert's own
+the coach values each candidate as the points it is expected to bring, with the search's
 evaluation (``search.py``, shared, not copied): opponent hands are sampled from the person's
-``PlayerView`` with the Hard player's inference (``sample_hand``), the rest of the unseen cards
+``PlayerView`` with the computer's inference (``sample_hand``), the rest of the unseen cards
 shuffled into a stock, and each sample played out to the end of the hand by the search's
 careful players (``search.outcome``; knocks are settled by the engine's R14–R19 scoring).
 Every candidate meets the same samples, so the differences between candidates are far
 steadier than the values themselves.
 
-The better choice is the Hard player's (the same one the hint shows during play, so the
-review never contradicts it; Expert's own choice differs only where it vetoes a knock, and
-that veto is too unsteady to teach by: docs/ai.md, "The coach"). The person's choice costs the
-Hard choice's expected points minus its own, never less than 0: a choice the playouts rate as
-good as Hard's, or better, is good. The verdict follows ``THRESHOLDS``. (Searching wider, the
+The better choice is Expert's, the strongest player there is (issue 15: the coach judges with
+the best evaluation; the hint shows the same choice during play, so the review never
+contradicts it). Expert is Hard with its knocks timed by a rule fitted against Hard itself
+(``players.SELF_FIT``), so the two differ on when to knock. The person's choice costs
+Expert's expected points minus its own, never less than 0: a choice the playouts rate as
+good as Expert's, or better, is good. The verdict follows ``THRESHOLDS``. (Searching wider, the
 best of all throws by greedy playouts, was tried and rejected: their opponent knocks at its
 first chance, and by them the Hard player's own throws came out as mistakes in 7 of 242
 decisions.)
@@ -32,7 +33,7 @@ from enum import StrEnum
 from app.ai.hint import why
 from app.ai.inference import card_weights
 from app.ai.knowledge import Knowledge, from_view
-from app.ai.players import EXPERT, HARD, decide
+from app.ai.players import EXPERT, decide
 from app.ai.search import DRAW_BLIND, PASS_TOP, TAKE_TOP, Deal, Move, Throw, deals, outcome
 from app.engine import Action, ActionKind, PlayerView
 from app.words import Sentence, join_clauses
@@ -82,48 +83,48 @@ class Judgement:
 
     chosen: Action
     best: Action
-    """The Hard player's choice, when the chosen one gave away enough to be more than good; else the chosen one."""
+    """Expert's choice, when the chosen one gave away enough to be more than good; else the chosen one."""
     cost: float
     """Expected points given away against ``best`` (0 when the choice was the best)."""
     verdict: Verdict
     values: tuple[tuple[Action, float], ...]
-    """The Hard choice and the chosen one, each with its expected points for the person (negative: for
-    the opponent); empty when the choice was Hard's own and not ``valued``."""
+    """Expert's choice and the chosen one, each with its expected points for the person (negative: for
+    the opponent); empty when the choice was Expert's own and not ``valued``."""
     reason: Sentence
     """One line in the hint's words: "Better: discard 9♣; 9♣ is loose; keeps 7♥ 8♥ for a run."."""
-    hard: Action | None = None
-    """The Hard player's choice, whatever the verdict (``best`` is the chosen one when it was good)."""
+    expert: Action | None = None
+    """Expert's choice, whatever the verdict (``best`` is the chosen one when it was good)."""
 
     @property
     def value(self) -> float | None:
-        """The expected points of the position for the person, played as the Hard player would
-        (``None`` when nothing was played out: the choice was Hard's own)."""
+        """The expected points of the position for the person, played as Expert would
+        (``None`` when nothing was played out: the choice was Expert's own)."""
         return self.values[0][1] if self.values else None
 
 
 def judge(view: PlayerView, chosen: Action, samples: int = SAMPLES, *, valued: bool = False) -> Judgement:
     """The coach's judgement of ``chosen`` (one of ``view.legal_actions``), from ``view`` alone.
 
-    A choice that is the Hard player's own is good without playing anything out, unless
+    A choice that is Expert's own is good without playing anything out, unless
     ``valued`` asks for the position's value all the same (the calibration does).
     """
     if chosen not in view.legal_actions or not view.phase.in_play:
         raise ValueError(f"{chosen} is not a move the person could make in this position.")
     rng = random.Random(f"coach.{view.fingerprint}.{len(view.log)}")  # public facts only
     k = from_view(view)
-    hard = decide(k, HARD, random.Random(rng.random())) if len(view.legal_actions) > 1 else view.legal_actions[0]
-    if chosen == hard and not valued:
-        return Judgement(chosen, chosen, 0.0, Verdict.GOOD, (), (), hard)
+    expert = decide(k, EXPERT, random.Random(rng.random())) if len(view.legal_actions) > 1 else view.legal_actions[0]
+    if chosen == expert and not valued:
+        return Judgement(chosen, chosen, 0.0, Verdict.GOOD, (), (), expert)
     sampled = deals(k, card_weights(k), rng, samples, EXTRA_DRAWS)  # the search's own determinizations
-    values = tuple((a, _value(k, a, sampled)) for a in dict.fromkeys((hard, chosen)))
+    values = tuple((a, _value(k, a, sampled)) for a in dict.fromkeys((expert, chosen)))
     worth = dict(values)
-    cost = max(0.0, worth[hard] - worth[chosen])
+    cost = max(0.0, worth[expert] - worth[chosen])
     verdict = verdict_of(cost)
-    best = chosen if verdict is Verdict.GOOD else hard
+    best = chosen if verdict is Verdict.GOOD else expert
     reason: Sentence = ()
     if verdict is not Verdict.GOOD:
-        reason = join_clauses(("better: ", *_move_words(hard)), *why(view, hard))
-    return Judgement(chosen, best, cost, verdict, values, reason, hard)
+        reason = join_clauses(("better: ", *_move_words(expert)), *why(view, expert))
+    return Judgement(chosen, best, cost, verdict, values, reason, expert)
 
 
 def _move_words(action: Action) -> Sentence:

@@ -1,4 +1,4 @@
-"""A hint for the person: the draw and the discard the Hard player would choose, and why, in one line.
+"""A hint for the person: the draw and the discard Expert would choose, and why, in one line.
 
 Built from the person's ``PlayerView`` only, like every decision of the computer, so a hint
 cannot reveal a hidden card. Its sentences are ``app.words`` sentences, like the table's
@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, replace
 
 from app.ai.knowledge import from_view
-from app.ai.players import HARD, decide
+from app.ai.players import EXPERT, decide
 from app.engine import (
     KNOCK_LIMIT,
     Action,
@@ -44,7 +44,7 @@ class NoHint(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """What the Hard player would do in the person's place, and a one-line reason."""
+    """What Expert would do in the person's place, and a one-line reason."""
 
     draw: Action | None
     """take_upcard, pass, draw_stock or take_discard; ``None`` once the person has drawn."""
@@ -66,7 +66,7 @@ class Hint:
 
 
 def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
-    """The Hard player's choice for ``view``'s player; ``NoHint`` when there is no draw or discard to make.
+    """Expert's choice for ``view``'s player; ``NoHint`` when there is no draw or discard to make.
 
     Without ``rng`` the choice is seeded by the public position (fingerprint and move count), so
     asking twice gives the same hint.
@@ -76,7 +76,7 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
         raise NoHint("There is no move of yours to hint at right now.")
     rng = rng or random.Random(f"{view.fingerprint}.{len(view.log)}")
     knowledge = from_view(view)
-    action = decide(knowledge, HARD, rng) if len(view.legal_actions) > 1 else view.legal_actions[0]
+    action = decide(knowledge, EXPERT, rng) if len(view.legal_actions) > 1 else view.legal_actions[0]
     hand = view.hand
     top = view.discard_pile[-1] if view.discard_pile else None
     if view.phase is Phase.DISCARD:
@@ -86,7 +86,7 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
         after = replace(
             knowledge, hand=knowledge.hand | top.bit, pile=knowledge.pile[:-1], phase=Phase.DISCARD, taken=top.bit
         )
-        then = decide(after, HARD, rng)
+        then = decide(after, EXPERT, rng)
         held = (*hand, top)
         assert then.card is not None
         advice: Sentence = ("Take ", top, ", then ", *_throw_words(then), ".")
@@ -102,7 +102,7 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
     if ActionKind.TAKE_DISCARD in kinds and top is not None:
         why_not = _why_not_take(top, hand)
     # The discard to plan for if the new card doesn't fit: the same choice over the ten held now.
-    planned = decide(replace(knowledge, phase=Phase.DISCARD, taken=0), HARD, rng)
+    planned = decide(replace(knowledge, phase=Phase.DISCARD, taken=0), EXPERT, rng)
     assert planned.card is not None
     then = Action(ActionKind.DISCARD, planned.card)
     advice = ("Draw from the stock; if the new card doesn't fit, discard ", planned.card, ".")
@@ -180,7 +180,7 @@ def _take_reason(top: Card, hand: tuple[Card, ...], then: Card) -> Sentence:
 def _why_not_take(top: Card, hand: tuple[Card, ...]) -> Sentence:
     if _meld_with(top, (*hand, top)) is None and _partner(top, (*hand, top)) is None:
         return (top, " doesn't fit your hand")
-    # It fits, but the Hard player reckons an unseen card is likely to do more, and taking it shows the computer.
+    # It fits, but Expert reckons an unseen card is likely to do more, and taking it shows the computer.
     return (top, " helps too little to show the computer you want it")
 
 

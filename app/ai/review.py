@@ -70,8 +70,8 @@ class HandReview:
 
 
 def _part(judgement: Judgement) -> str:
-    # By the Hard player's choice: a small cost (a good verdict) still says what it was lost on.
-    chosen, best = judgement.chosen.kind, (judgement.hard or judgement.best).kind
+    # By Expert's choice: a small cost (a good verdict) still says what it was lost on.
+    chosen, best = judgement.chosen.kind, (judgement.expert or judgement.best).kind
     if not chosen.throws:
         return "draws"
     if chosen is ActionKind.DISCARD and best is ActionKind.KNOCK:

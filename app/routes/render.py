@@ -72,7 +72,7 @@ def render_table(
 ) -> Response:
     """The table for ``game``, carrying its registered token (``app.routes.deps.commit``).
 
-    ``with_hint`` adds the Hard player's suggestion (the person asked for a hint).
+    ``with_hint`` adds Expert's suggestion (the person asked for a hint).
     """
     shown = table_view(
         view(game.state, HUMAN),

@@ -107,7 +107,7 @@ async def show(request: Request) -> Response:
 
 @router.post("/hint")
 async def hint(request: Request) -> Response:
-    """The table with the Hard player's suggested draw and discard (from the person's view only); not a move."""
+    """The table with Expert's suggested draw and discard (from the person's view only); not a move."""
     return render_table(request, await commit(request, await current_game(request)), with_hint=True)
 
 

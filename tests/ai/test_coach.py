@@ -1,5 +1,5 @@
 """app.ai.coach and app.ai.review: the coach judges the person's decisions from their view alone,
-flags broken melds, passes the Hard player's own play, and says the same thing twice."""
+flags broken melds, passes Expert's own play, and says the same thing twice."""
 
 from __future__ import annotations
 
@@ -28,13 +28,13 @@ PERSON = Seat.FIRST
 
 
 def played_hand(seed: int, *, breaks_melds: bool = False) -> tuple[PlayedHand, set[int]]:
-    """One hand, the Hard player on both sides; with ``breaks_melds`` the person throws the
+    """One hand, Expert on both sides; with ``breaks_melds`` the person throws the
     highest card of a made meld whenever it holds one. Also the step numbers of those throws."""
     rng = random.Random(seed)
     state = new_match(rng, starter=seed % 2)
     broken: set[int] = set()
     while state.phase.in_play:
-        action = choose(view(state, state.turn), Level.HARD, rng)
+        action = choose(view(state, state.turn), Level.EXPERT, rng)
         if breaks_melds and state.turn == PERSON and state.phase.value == "discard":
             melded = [c for m in arrange(state.hands[PERSON]).melds for c in m if c is not state.taken_discard]
             if melded:
@@ -52,7 +52,7 @@ def test_verdicts_follow_the_documented_thresholds() -> None:
     assert verdict_of(THRESHOLDS[Verdict.BLUNDER] + 5) is Verdict.BLUNDER
 
 
-def test_the_hard_players_own_play_shows_no_mistakes_or_blunders() -> None:
+def test_experts_own_play_shows_no_mistakes_or_blunders() -> None:
     judged = 0
     for seed in range(6):
         hand, _ = played_hand(seed)
@@ -124,7 +124,7 @@ def test_a_review_replays_every_move_and_judges_only_real_choices() -> None:
 
 
 def test_a_late_knock_is_counted_as_one() -> None:
-    # The Hard player would knock; the person played on: the summary names a late knock.
+    # Expert would knock; the person played on: the summary names a late knock.
     kd = Card.parse("Kd")
     judgement = Judgement(Action(ActionKind.DISCARD, kd), Action(ActionKind.KNOCK, kd), 4.0, Verdict.MISTAKE, (), ())
     hand, _ = played_hand(0)

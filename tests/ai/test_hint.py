@@ -1,4 +1,4 @@
-"""Hints: the Hard player's draw and discard for the person, with a one-line reason, from the view alone."""
+"""Hints: Expert's draw and discard for the person, with a one-line reason, from the view alone."""
 
 from __future__ import annotations
 
@@ -32,13 +32,13 @@ def test_every_hint_in_played_hands_is_legal_and_one_line() -> None:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_hint_is_what_the_hard_player_would_play(seed: int) -> None:
+def test_the_hint_is_what_expert_would_play(seed: int) -> None:
     for state in states(seed, hands=1):
         if not state.phase.in_play:
             continue
         seen = view(state, state.turn)
         h = hint(seen, random.Random(seed))
-        assert (h.draw or h.discard) == choose(seen, Level.HARD, random.Random(seed))
+        assert (h.draw or h.discard) == choose(seen, Level.EXPERT, random.Random(seed))
 
 
 def test_asking_twice_gives_the_same_hint() -> None:

@@ -78,7 +78,7 @@ class DealCheck:
 
 
 def hint_view(view: PlayerView) -> HintView | None:
-    """The Hard player's suggestion for the person, or ``None`` when there is no move to make."""
+    """Expert's suggestion for the person, or ``None`` when there is no move to make."""
     try:
         h = hint(view)
     except NoHint:

@@ -111,7 +111,7 @@ def table_view(
 
     ``announce_from`` is the index in this hand's log of the first event the person has not
     seen yet (the computer's replies); ``None`` announces nothing new. ``with_hint`` adds the
-    Hard player's suggestion (the person asked for one). ``reviewable`` are the numbers of the
+    suggestion of Expert (the person asked for one). ``reviewable`` are the numbers of the
     finished hands the save keeps for "Review this hand".
     """
     if selected is not None and selected not in view.hand:
