@@ -2,6 +2,7 @@
 
     python -m app.ai.knock_fit [-n 2000] [--seed 31] [--against eaai-gin,eaai-knock5] [--jobs 2]
                                [--base hard-outs08] [--spread 1.0] [--features 16] [--save FILE]
+                               [--decision knock|draw]
 
 A player (``--base``, by its arena name; by default Hard as it was before the fit, ``MARGIN_HARD``:
 it knocks when its 40 sampled knocks are worth more than a margin of 9 points) plays ``-n`` matches
@@ -16,6 +17,12 @@ features, with each feature again times the choice, says how that worth changes 
 ``Style.knock_fit``: a player knocks when they make the effect positive. ``players.KNOCK_FIT`` (Hard's)
 is what this command prints with ``--features 7`` and the other defaults; ``players.SELF_FIT``
 (Expert's) is what it prints with ``--base hard --against hard --seed 47 -n 3000 --spread 0.5``.
+
+``--decision draw`` asks the same of the draw (issue 15, stop 30): where the player's heuristic margin
+between the face-up card and a blind draw (``players.pile_margin``) is within ``DRAW_BAND`` points,
+the coin takes the card or draws blind, and the fit weighs ``DRAW_FEATURES``. Against Hard the fitted
+draw rule did not beat the heuristic's on held-out chances, so no player uses one (docs/ai.md, "The
+draw, asked the same way").
 
 Everything is seeded, so the same command prints the same weights. The fit is ``k`` weights for the
 effect and ``k`` for the position: a system of ``2k`` equations, solved here directly.
@@ -33,16 +40,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from app.ai.arena import HAND_CAP, MOVE_CAP, MatchStart
+from app.ai.evaluate import meld_outs
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import from_view
 from app.ai.players import (
-    DRAW_FEATURES,
     FULL_STOCK,
     KNOCK_FEATURES,
     PILE_TAKE_LIMIT,
     Context,
     Style,
-    draw_features,
     knock_features,
     knock_samples,
     knock_throw,
@@ -52,6 +58,7 @@ from app.ai.players import (
 from app.ai.research import STYLES
 from app.engine import (
     DRAW_STOCK,
+    KNOCK_LIMIT,
     NEXT_HAND,
     PASS,
     TAKE_DISCARD,
@@ -85,6 +92,9 @@ class KnockChance:
 
 
 Tossed = tuple[Action, tuple[tuple[float, ...], bool]]
+DRAW_BAND = 4.0
+"""The draw experiment tosses where the heuristic's margin for the face-up card (``pile_margin``) is within
+this many points either way: the choices a fitted rule could change."""
 
 
 def chances(
@@ -149,8 +159,8 @@ def _tossed_knock(seen: PlayerView, style: Style, coin: random.Random) -> Tossed
 
 
 def _tossed_draw(seen: PlayerView, style: Style, coin: random.Random) -> Tossed | None:
-    """Where the heuristic's choice between the face-up card and a blind draw is close (within the style's
-    ``draw_band``): the coin's choice and the position's features; else None."""
+    """Where the heuristic's choice between the face-up card and a blind draw is close (``DRAW_BAND``):
+    the coin's choice and the position's features; else None."""
     if seen.phase not in (Phase.UPCARD, Phase.DRAW):
         return None
     k = from_view(seen)
@@ -160,11 +170,50 @@ def _tossed_draw(seen: PlayerView, style: Style, coin: random.Random) -> Tossed 
         return None
     ctx = Context(k, style, coin)
     margin = pile_margin(ctx)
-    if abs(margin) > style.draw_band:
+    if abs(margin) > DRAW_BAND:
         return None
     took = coin.random() < 0.5
     choices = (TAKE_UPCARD, PASS) if seen.phase is Phase.UPCARD else (TAKE_DISCARD, DRAW_STOCK)
     return choices[0 if took else 1], (draw_features(ctx, margin), took)
+
+
+DRAW_FEATURES = (
+    "1 (taking, whatever the position)",
+    "the heuristic's margin / 5",
+    "makes a meld",
+    "stock / 31",
+    "blind draws / 10",
+    "pile cards / 3",
+    "deadwood before the draw / 10",
+    "the first upcard",
+    "the card's points / 10",
+    "could knock after taking",
+    "margin / 5 × stock / 31",
+    "deadwood before / 10 × stock / 31",
+)
+"""What the draw experiment's fit weighs, in this order (``draw_features``)."""
+
+
+def draw_features(ctx: Context, margin: float) -> tuple[float, ...]:
+    """The position of a choice between the face-up card and a blind draw, as ``DRAW_FEATURES``."""
+    k = ctx.k
+    hand, top = k.hand, k.top
+    stock, before = k.stock_size / FULL_STOCK, masks.deadwood_of_mask(hand) / 10
+    after = min(masks.deadwood_of_mask((hand | top) ^ b) for b in masks.bits_of(hand))
+    return (
+        1.0,
+        margin / 5,
+        float(bool(meld_outs(hand) & top)),
+        stock,
+        k.opp_stock_draws / 10,
+        k.opp_known.bit_count() / 3,
+        before,
+        float(k.phase is Phase.UPCARD),
+        masks.BIT_VALUE[top] / 10,
+        float(after <= KNOCK_LIMIT),
+        margin / 5 * stock,
+        before * stock,
+    )
 
 
 TOSSES: dict[str, Callable[[PlayerView, Style, random.Random], Tossed | None]] = {

@@ -149,11 +149,6 @@ class Style:
     positive, in place of the margin: a weight for each of ``KNOCK_FEATURES`` (the sampled knock's mean
     points and undercut rate, the kept deadwood and live outs, the stock, what the opponent drew blind and
     took from the pile, the scores, and products of these; empty: the margin decides)."""
-    draw_fit: tuple[float, ...] = ()
-    """Issue 15, stop 30: where the heuristic's preference between the face-up card and a blind draw is
-    within ``draw_band`` points (``pile_margin``), take the card when a fitted effect of taking it is
-    positive: a weight for each of ``DRAW_FEATURES`` (empty: the heuristic decides everywhere)."""
-    draw_band: float = 4.0
     score_aware: bool = False
     """Weigh a knock's sampled points by what they do to the chance of winning the match (``match.py``)."""
     search_samples: int = 0
@@ -306,10 +301,7 @@ def _take_pile(ctx: Context) -> bool:
     if style.take_only_melds:
         makes_meld = bool(meld_outs(hand) & top)
         return makes_meld and deadwood_of_mask(hand | top) < deadwood_of_mask(hand) + BIT_VALUE[top]
-    margin = pile_margin(ctx)
-    if style.draw_fit and abs(margin) <= style.draw_band:
-        return _fitted_take_effect(ctx, margin) > 0.0
-    return margin > 0.0
+    return pile_margin(ctx) > 0.0
 
 
 def pile_margin(ctx: Context) -> float:
@@ -448,50 +440,6 @@ KNOCK_FEATURES = (
     "pile cards / 3 × blind draws / 10",
 )
 """What ``Style.knock_fit`` weighs, in this order (``knock_features``)."""
-
-
-DRAW_FEATURES = (
-    "1 (taking, whatever the position)",
-    "the heuristic's margin / 5",
-    "makes a meld",
-    "stock / 31",
-    "blind draws / 10",
-    "pile cards / 3",
-    "deadwood before the draw / 10",
-    "the first upcard",
-    "the card's points / 10",
-    "could knock after taking",
-    "margin / 5 × stock / 31",
-    "deadwood before / 10 × stock / 31",
-)
-"""What ``Style.draw_fit`` weighs, in this order (``draw_features``)."""
-
-
-def draw_features(ctx: Context, margin: float) -> tuple[float, ...]:
-    """The position of a choice between the face-up card and a blind draw, as ``DRAW_FEATURES``."""
-    k = ctx.k
-    hand, top = k.hand, k.top
-    stock, before = k.stock_size / FULL_STOCK, deadwood_of_mask(hand) / 10
-    after = min(deadwood_of_mask((hand | top) ^ b) for b in bits_of(hand))
-    return (
-        1.0,
-        margin / 5,
-        float(bool(meld_outs(hand) & top)),
-        stock,
-        k.opp_stock_draws / 10,
-        k.opp_known.bit_count() / 3,
-        before,
-        float(k.phase is Phase.UPCARD),
-        BIT_VALUE[top] / 10,
-        float(after <= KNOCK_LIMIT),
-        margin / 5 * stock,
-        before * stock,
-    )
-
-
-def _fitted_take_effect(ctx: Context, margin: float) -> float:
-    """``Style.draw_fit``: the fitted points of taking the face-up card rather than drawing blind (> 0: take)."""
-    return sum(w * x for w, x in zip(ctx.style.draw_fit, draw_features(ctx, margin), strict=True))
 
 
 def knock_features(ctx: Context, kept: int, mean_points: float, undercut_rate: float) -> tuple[float, ...]:

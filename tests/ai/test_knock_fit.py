@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from app.ai.knock_fit import KnockChance, chances, fit, main, solve
+from app.ai.knock_fit import DRAW_BAND, DRAW_FEATURES, KnockChance, chances, fit, main, solve
 from app.ai.players import KNOCK_FEATURES
 
 
@@ -77,3 +77,23 @@ def test_the_fit_can_take_the_first_features_only() -> None:
         points = 3.0 * x[1] + (sum(e * f for e, f in zip(effect, x[:3], strict=True)) if knocked else 0.0)
         data.append(KnockChance(x, knocked, points))
     assert fit(data, 3) == pytest.approx(effect, abs=0.01)
+
+
+def test_the_draw_experiment_tosses_only_close_choices_between_the_face_up_card_and_the_stock() -> None:
+    found = [c for index in range(4) for c in chances("hard", index, seed=9, base="expert", decision="draw")]
+    assert found == [c for index in range(4) for c in chances("hard", index, seed=9, base="expert", decision="draw")]
+    assert {c.knocked for c in found} == {True, False}  # took the card, drew blind
+    assert len(found) >= 8
+    for chance in found:
+        assert len(chance.features) == len(DRAW_FEATURES) and chance.features[0] == 1.0
+        assert abs(chance.features[1]) * 5 <= DRAW_BAND  # the heuristic's margin, within the band
+        assert chance.features[2] in (0.0, 1.0) and chance.features[7] in (0.0, 1.0)
+
+
+def test_the_draw_command_prints_a_weight_for_each_draw_feature(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["-n", "4", "--against", "hard", "--base", "expert", "--seed", "9", "--jobs", "1", "--decision", "draw"]
+    assert main([*argv, "--features", "4"]) == 0
+    out = capsys.readouterr().out
+    assert " draw chances (" in out.splitlines()[0] and "took the face-up card" in out.splitlines()[0]
+    weights = ast.literal_eval(out.splitlines()[-1].removeprefix("draw_fit="))
+    assert len(weights) == len(DRAW_FEATURES) and weights[4:] == (0.0,) * (len(DRAW_FEATURES) - 4)
