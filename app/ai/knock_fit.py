@@ -2,7 +2,7 @@
 
     python -m app.ai.knock_fit [-n 2000] [--seed 31] [--against eaai-gin,eaai-knock5] [--jobs 2]
                                [--base hard-outs08] [--spread 1.0] [--features 16] [--save FILE]
-                               [--decision knock|draw]
+                               [--decision knock|draw|discard]
 
 A player (``--base``, by its arena name; by default Hard as it was before the fit, ``MARGIN_HARD``:
 it knocks when its 40 sampled knocks are worth more than a margin of 9 points) plays ``-n`` matches
@@ -22,7 +22,9 @@ is what this command prints with ``--features 7`` and the other defaults; ``play
 between the face-up card and a blind draw (``players.pile_margin``) is within ``DRAW_BAND`` points,
 the coin takes the card or draws blind, and the fit weighs ``DRAW_FEATURES``. Against Hard the fitted
 draw rule did not beat the heuristic's on held-out chances, so no player uses one (docs/ai.md, "The
-draw, asked the same way").
+draw, asked the same way"). ``--decision discard`` asks it of the throw: where no knock is allowed and the
+heuristic's two best throws are within ``DISCARD_BAND`` points, the coin throws the best or the second,
+and the fit weighs ``DISCARD_FEATURES`` (the differences between the two).
 
 Everything is seeded, so the same command prints the same weights. The fit is ``k`` weights for the
 effect and ``k`` for the position: a system of ``2k`` equations, solved here directly.
@@ -40,7 +42,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from app.ai.arena import HAND_CAP, MOVE_CAP, MatchStart
-from app.ai.evaluate import meld_outs
+from app.ai.evaluate import danger, meld_outs, outs_weight
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import from_view
 from app.ai.players import (
@@ -216,9 +218,83 @@ def draw_features(ctx: Context, margin: float) -> tuple[float, ...]:
     )
 
 
+DISCARD_BAND = 3.0
+"""The discard experiment tosses where the heuristic's two best throws (hand value plus danger) are within
+this many points: the choices a fitted rule could change."""
+DISCARD_FEATURES = (
+    "1 (the second-best throw, whatever the position)",
+    "the heuristic's gap / 3",
+    "deadwood kept, second minus best / 10",
+    "live outs kept, second minus best / 5",
+    "danger thrown, second minus best",
+    "keeps a knockable hand, second minus best",
+    "share of the stock drawn",
+    "deadwood difference / 10 × share drawn",
+    "outs difference / 5 × share drawn",
+    "danger difference × share drawn",
+    "pile cards / 3",
+    "the thrown card's points, second minus best / 10",
+)
+"""What the discard experiment's fit weighs, in this order (``discard_features``)."""
+
+
+def _throw_facts(ctx: Context, card: int) -> tuple[float, float, float, float, float]:
+    kept = ctx.k.hand ^ card
+    dw = masks.deadwood_of_mask(kept)
+    return (
+        dw / 10,
+        outs_weight(kept, ctx.live) / 5,
+        danger(card, ctx.probs),
+        float(dw <= KNOCK_LIMIT),
+        masks.BIT_VALUE[card] / 10,
+    )
+
+
+def discard_features(ctx: Context, best: int, second: int, gap: float) -> tuple[float, ...]:
+    """The position of a choice between the heuristic's best throw and its second, as ``DISCARD_FEATURES``."""
+    late = 1.0 - ctx.k.stock_size / FULL_STOCK
+    d = [b - a for a, b in zip(_throw_facts(ctx, best), _throw_facts(ctx, second), strict=True)]
+    return (
+        1.0,
+        gap / 3,
+        d[0],
+        d[1],
+        d[2],
+        d[3],
+        late,
+        d[0] * late,
+        d[1] * late,
+        d[2] * late,
+        ctx.k.opp_known.bit_count() / 3,
+        d[4],
+    )
+
+
+def _tossed_discard(seen: PlayerView, style: Style, coin: random.Random) -> Tossed | None:
+    """Where no knock is allowed and the heuristic's two best throws are close (``DISCARD_BAND``): the coin's
+    choice between them and the position's features; else None."""
+    if seen.phase is not Phase.DISCARD or style.discard_lookahead or style.rerank or style.mistake:
+        return None
+    k = from_view(seen)
+    ctx = Context(k, style, coin)
+    if knock_throw(ctx, k.hand, k.taken)[0]:
+        return None
+    ranked = ctx.ranked_throws(k.hand, k.taken)
+    if len(ranked) < 2:
+        return None
+    best, second = ranked[0], ranked[1]
+    gap = (ctx.value(k.hand ^ second) + ctx.discard_cost(second)) - (ctx.value(k.hand ^ best) + ctx.discard_cost(best))
+    if gap > DISCARD_BAND:
+        return None
+    took = coin.random() < 0.5
+    action = Action(ActionKind.DISCARD, masks.CARD_OF_BIT[second if took else best])
+    return action, (discard_features(ctx, best, second, gap), took)
+
+
 TOSSES: dict[str, Callable[[PlayerView, Style, random.Random], Tossed | None]] = {
     "knock": _tossed_knock,
     "draw": _tossed_draw,
+    "discard": _tossed_discard,
 }
 """The decisions the coin can take: knocking at once or playing on, and the face-up card or a blind draw."""
 
@@ -291,7 +367,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--features", type=int, help="fit the first k features (default: all)")
     parser.add_argument("--save", help="also write every chance to this file, one JSON object a line")
     args = parser.parse_args(argv)
-    names = KNOCK_FEATURES if args.decision == "knock" else DRAW_FEATURES
+    names = {"knock": KNOCK_FEATURES, "draw": DRAW_FEATURES, "discard": DISCARD_FEATURES}[args.decision]
     width = len(names) if args.features is None else args.features
     if not 0.0 < args.spread <= 1.0 or not 2 <= width <= len(names):
         parser.error(f"--spread must be in (0, 1] and --features from 2 to {len(names)}")
@@ -301,7 +377,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             out.writelines(json.dumps(dataclasses.asdict(chance)) + "\n" for chance in data)
     weights = fit(data, width)
     chose = sum(c.knocked for c in data)
-    what = ("knock", "knocked at once") if args.decision == "knock" else ("draw", "took the face-up card")
+    what = {
+        "knock": ("knock", "knocked at once"),
+        "draw": ("draw", "took the face-up card"),
+        "discard": ("discard", "threw the second-best card"),
+    }[args.decision]
     print(f"{len(data)} {what[0]} chances ({chose} {what[1]}), {args.base}, {args.n} matches against each:", end=" ")
     print(args.against)
     for name, w in zip(names, weights, strict=False):

@@ -7,7 +7,17 @@ import random
 
 import pytest
 
-from app.ai.knock_fit import DRAW_BAND, DRAW_FEATURES, KnockChance, chances, fit, main, solve
+from app.ai.knock_fit import (
+    DISCARD_BAND,
+    DISCARD_FEATURES,
+    DRAW_BAND,
+    DRAW_FEATURES,
+    KnockChance,
+    chances,
+    fit,
+    main,
+    solve,
+)
 from app.ai.players import KNOCK_FEATURES
 
 
@@ -97,3 +107,14 @@ def test_the_draw_command_prints_a_weight_for_each_draw_feature(capsys: pytest.C
     assert " draw chances (" in out.splitlines()[0] and "took the face-up card" in out.splitlines()[0]
     weights = ast.literal_eval(out.splitlines()[-1].removeprefix("draw_fit="))
     assert len(weights) == len(DRAW_FEATURES) and weights[4:] == (0.0,) * (len(DRAW_FEATURES) - 4)
+
+
+def test_the_discard_experiment_tosses_between_the_two_best_throws_where_they_are_close() -> None:
+    found = [c for index in range(3) for c in chances("hard", index, seed=9, base="expert", decision="discard")]
+    assert found == [c for index in range(3) for c in chances("hard", index, seed=9, base="expert", decision="discard")]
+    assert {c.knocked for c in found} == {True, False}  # threw the second-best card, the best
+    assert len(found) >= 6
+    for chance in found:
+        assert len(chance.features) == len(DISCARD_FEATURES) and chance.features[0] == 1.0
+        assert 0.0 <= chance.features[1] * 3 <= DISCARD_BAND  # the second is no better by the heuristic
+        assert 0.0 <= chance.features[6] < 1.0  # the share of the stock drawn
