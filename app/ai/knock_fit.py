@@ -223,11 +223,9 @@ DISCARD_BAND = 3.0
 this many points: the choices a fitted rule could change."""
 DISCARD_FEATURES = (
     "1 (the second-best throw, whatever the position)",
-    "the heuristic's gap / 3",
     "deadwood kept, second minus best / 10",
     "live outs kept, second minus best / 5",
     "danger thrown, second minus best",
-    "keeps a knockable hand, second minus best",
     "share of the stock drawn",
     "deadwood difference / 10 × share drawn",
     "outs difference / 5 × share drawn",
@@ -235,39 +233,23 @@ DISCARD_FEATURES = (
     "pile cards / 3",
     "the thrown card's points, second minus best / 10",
 )
-"""What the discard experiment's fit weighs, in this order (``discard_features``)."""
+"""What the discard experiment's fit weighs, in this order (``discard_features``). The heuristic's gap between
+the two throws is no feature of its own: it is the first three differences weighed by the style."""
 
 
-def _throw_facts(ctx: Context, card: int) -> tuple[float, float, float, float, float]:
+def _throw_facts(ctx: Context, card: int) -> tuple[float, float, float, float]:
+    # No knock is allowed where the coin tosses, so neither kept hand is knockable: that is no feature.
     kept = ctx.k.hand ^ card
-    dw = masks.deadwood_of_mask(kept)
-    return (
-        dw / 10,
-        outs_weight(kept, ctx.live) / 5,
-        danger(card, ctx.probs),
-        float(dw <= KNOCK_LIMIT),
-        masks.BIT_VALUE[card] / 10,
-    )
+    outs, threat = outs_weight(kept, ctx.live) / 5, danger(card, ctx.probs)
+    return masks.deadwood_of_mask(kept) / 10, outs, threat, masks.BIT_VALUE[card] / 10
 
 
-def discard_features(ctx: Context, best: int, second: int, gap: float) -> tuple[float, ...]:
+def discard_features(ctx: Context, best: int, second: int) -> tuple[float, ...]:
     """The position of a choice between the heuristic's best throw and its second, as ``DISCARD_FEATURES``."""
     late = 1.0 - ctx.k.stock_size / FULL_STOCK
     d = [b - a for a, b in zip(_throw_facts(ctx, best), _throw_facts(ctx, second), strict=True)]
-    return (
-        1.0,
-        gap / 3,
-        d[0],
-        d[1],
-        d[2],
-        d[3],
-        late,
-        d[0] * late,
-        d[1] * late,
-        d[2] * late,
-        ctx.k.opp_known.bit_count() / 3,
-        d[4],
-    )
+    pile = ctx.k.opp_known.bit_count() / 3
+    return (1.0, d[0], d[1], d[2], late, d[0] * late, d[1] * late, d[2] * late, pile, d[3])
 
 
 def _tossed_discard(seen: PlayerView, style: Style, coin: random.Random) -> Tossed | None:
@@ -288,7 +270,7 @@ def _tossed_discard(seen: PlayerView, style: Style, coin: random.Random) -> Toss
         return None
     took = coin.random() < 0.5
     action = Action(ActionKind.DISCARD, masks.CARD_OF_BIT[second if took else best])
-    return action, (discard_features(ctx, best, second, gap), took)
+    return action, (discard_features(ctx, best, second), took)
 
 
 TOSSES: dict[str, Callable[[PlayerView, Style, random.Random], Tossed | None]] = {
@@ -317,9 +299,11 @@ def solve(matrix: list[list[float]], right: list[float]) -> list[float]:
     return x
 
 
-def fit(data: Sequence[KnockChance], width: int = len(KNOCK_FEATURES)) -> tuple[float, ...]:
-    """The weights of knocking's effect on the first ``width`` features: least squares of the points on
-    the features, and on them times the choice."""
+def fit(data: Sequence[KnockChance], width: int | None = None) -> tuple[float, ...]:
+    """The weights of the choice's effect on the first ``width`` features (default: all the chances have):
+    least squares of the points on the features, and on them times the choice."""
+    if width is None:
+        width = len(data[0].features) if data else 0
     normal = [[0.0] * (2 * width) for _ in range(2 * width)]
     right = [0.0] * (2 * width)
     for chance in data:
