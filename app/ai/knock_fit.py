@@ -74,15 +74,15 @@ from app.engine import (
     view,
 )
 
-__all__ = ["KnockChance", "chances", "fit", "main", "solve"]
+__all__ = ["DECISIONS", "Decision", "KnockChance", "chances", "fit", "main", "solve"]
 
 
 @dataclass(frozen=True, slots=True)
 class KnockChance:
     """The chance of one hand the coin decided: the position's features, the coin's choice, the hand's points.
 
-    A knock chance, or with ``decision="draw"`` a choice between the face-up card and a blind draw
-    (``knocked`` is then whether the coin took the card).
+    A knock chance, or another of the ``DECISIONS``: ``knocked`` is then whether the coin made its first
+    choice (took the face-up card, threw the second-best card).
     """
 
     features: tuple[float, ...]
@@ -90,7 +90,7 @@ class KnockChance:
     points: float
     """The hand's points for the player: positive when it won the hand, negative when it lost it."""
     nth: int = 1
-    """Which of the hand's knock chances the coin took (1: the first)."""
+    """Which of the hand's chances the coin took (1: the first)."""
 
 
 Tossed = tuple[Action, tuple[tuple[float, ...], bool]]
@@ -103,7 +103,7 @@ def chances(
     opponent: str, index: int, seed: int, base: str = "hard-outs08", spread: float = 1.0, decision: str = "knock"
 ) -> list[KnockChance]:
     """Match ``index`` of ``base`` against ``opponent``, with the coin at one chance of each hand."""
-    style, toss = STYLES[base], TOSSES[decision]
+    style, toss = STYLES[base], DECISIONS[decision].toss
     start = MatchStart.of(base, opponent, index, seed)
     state, deal_rng, players, rngs, mine = start.state, start.deal_rng, start.players, start.rngs, start.a_seat
     coin = random.Random(index * 7919 + seed)
@@ -273,12 +273,22 @@ def _tossed_discard(seen: PlayerView, style: Style, coin: random.Random) -> Toss
     return action, (discard_features(ctx, best, second), took)
 
 
-TOSSES: dict[str, Callable[[PlayerView, Style, random.Random], Tossed | None]] = {
-    "knock": _tossed_knock,
-    "draw": _tossed_draw,
-    "discard": _tossed_discard,
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decision the coin can take: where it tosses, what the fit weighs, and how the command reports it."""
+
+    toss: Callable[[PlayerView, Style, random.Random], Tossed | None]
+    features: tuple[str, ...]
+    chose: str
+    """What the coin's first choice is, in the command's summary line."""
+
+
+DECISIONS = {
+    "knock": Decision(_tossed_knock, KNOCK_FEATURES, "knocked at once"),
+    "draw": Decision(_tossed_draw, DRAW_FEATURES, "took the face-up card"),
+    "discard": Decision(_tossed_discard, DISCARD_FEATURES, "threw the second-best card"),
 }
-"""The decisions the coin can take: knocking at once or playing on, and the face-up card or a blind draw."""
+"""Knocking at once or playing on; the face-up card or a blind draw; the heuristic's second-best throw or its best."""
 
 
 def solve(matrix: list[list[float]], right: list[float]) -> list[float]:
@@ -346,12 +356,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--against", default="eaai-gin,eaai-knock5", help="the opponents, comma-separated")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--base", default="hard-outs08", choices=sorted(STYLES), help="the player with the coin")
-    parser.add_argument("--decision", default="knock", choices=sorted(TOSSES), help="what the coin decides")
+    parser.add_argument("--decision", default="knock", choices=sorted(DECISIONS), help="what the coin decides")
     parser.add_argument("--spread", type=float, default=1.0, help="the chance of tossing at each chance")
     parser.add_argument("--features", type=int, help="fit the first k features (default: all)")
     parser.add_argument("--save", help="also write every chance to this file, one JSON object a line")
     args = parser.parse_args(argv)
-    names = {"knock": KNOCK_FEATURES, "draw": DRAW_FEATURES, "discard": DISCARD_FEATURES}[args.decision]
+    decision = DECISIONS[args.decision]
+    names = decision.features
     width = len(names) if args.features is None else args.features
     if not 0.0 < args.spread <= 1.0 or not 2 <= width <= len(names):
         parser.error(f"--spread must be in (0, 1] and --features from 2 to {len(names)}")
@@ -361,13 +372,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             out.writelines(json.dumps(dataclasses.asdict(chance)) + "\n" for chance in data)
     weights = fit(data, width)
     chose = sum(c.knocked for c in data)
-    what = {
-        "knock": ("knock", "knocked at once"),
-        "draw": ("draw", "took the face-up card"),
-        "discard": ("discard", "threw the second-best card"),
-    }[args.decision]
-    print(f"{len(data)} {what[0]} chances ({chose} {what[1]}), {args.base}, {args.n} matches against each:", end=" ")
-    print(args.against)
+    print(f"{len(data)} {args.decision} chances ({chose} {decision.chose}), {args.base},", end=" ")
+    print(f"{args.n} matches against each: {args.against}")
     for name, w in zip(names, weights, strict=False):
         print(f"  {name:36s} {w:+8.2f}")
     print(f"{args.decision}_fit={(*weights, *(0.0 for _ in names[len(weights) :]))}")
