@@ -41,6 +41,23 @@ def test_the_hint_is_what_expert_would_play(seed: int) -> None:
         assert (h.draw or h.discard) == choose(seen, Level.EXPERT, random.Random(seed))
 
 
+def test_where_expert_and_hard_part_the_hint_follows_expert() -> None:
+    # The two differ only in when to knock (Expert's rule is fitted against Hard, issue 15); the hint,
+    # and the coach with it, follow the stronger player.
+    parted = 0
+    for seed in (3, 4, 7):
+        for state in states(seed):
+            if state.phase is not Phase.DISCARD:
+                continue
+            seen = view(state, state.turn)
+            expert = choose(seen, Level.EXPERT, random.Random(seed))
+            if expert == choose(seen, Level.HARD, random.Random(seed)):
+                continue
+            assert hint(seen, random.Random(seed)).discard == expert
+            parted += 1
+    assert parted >= 3  # a knock where Hard plays on, or the other way round, in each of these hands
+
+
 def test_asking_twice_gives_the_same_hint() -> None:
     state = next(s for s in states(9) if s.phase is Phase.DISCARD)
     seen = view(state, state.turn)
