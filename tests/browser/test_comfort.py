@@ -435,12 +435,18 @@ def test_statistics_count_each_hand_once_and_reset_only_when_confirmed(seat: Sea
 
 
 def test_undercuts_gins_and_the_computers_wins_are_counted(seat: Seat) -> None:
+    # Each result is left as soon as it is shown, with htmx's settle (20 ms by default) slowed to a
+    # second, as on a slow phone: a hand is counted when its result is swapped in, not after the settle
+    # (counted after it, a page left within those milliseconds lost the hand).
+    slow_settle = "htmx.config.defaultSettleDelay = 1000"
     seat.load(computer_goes_gin())
+    seat.page.evaluate(slow_settle)
     seat.choose(seat.card("king of clubs"))
     seat.press(seat.button("Discard"))
     # An undercut against you: you knock with 8, the computer keeps 2 (R19).
     mine, theirs = "2s 3s 4s 7c 7d 7h 9h 9c 9d 8c Kd", "Ah Ad Ac 5h 5d 5c Th Jh Qh 2d"
     seat.load(position(mine, theirs, "4d 2h", phase=Phase.DISCARD))
+    seat.page.evaluate(slow_settle)
     seat.choose(seat.card("king of diamonds"))
     seat.press(seat.button("Knock (8)"))
     seat.page.goto(seat.base_url + "/stats")

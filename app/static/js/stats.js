@@ -201,9 +201,10 @@
       if (chooser) chooser.addEventListener("change", show);
     }
   });
-  document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.target && event.target.id === "table") recordShown();
-  });
+  // Counted as soon as the result is in the page, as the save is kept (table.js), not after htmx's
+  // settle delay: a page left within those milliseconds (a tap on Statistics) lost the hand's count.
+  // Counting is idempotent (each hand once), so every swapped element may call it.
+  document.addEventListener("htmx:afterSwap", recordShown);
   // Another tab finished a hand or reset: keep this page current.
   window.addEventListener("storage", function (event) {
     if (event.key === KEY && document.querySelector("[data-stat]")) show();
