@@ -92,6 +92,10 @@ class Style:
     """Play this many sampled hands out to value waiting, and knock only if knocking is worth more."""
     max_undercut: float = 1.0
     """Wait rather than knock when the sampled undercut rate is above this."""
+    particle_undercut: float = 1.0
+    """Issue 15, stop 31: wait rather than knock when more than this weighted share of ``PARTICLE_CHECK``
+    particles (``inference.particles``: opponent hands weighed by how well its recent moves fit them)
+    would undercut the knock (1.0: never looked at)."""
     knock_fade: int = 0
     """Without samples: every this many discards in the hand, knock only with one point less (0: never fade)."""
     mistake: float = 0.0
@@ -254,6 +258,7 @@ class Context:
         stage = min(1.0, k.stock_size / style.outs_fade)
         self.live = {b: (1.0 - self.probs.get(b, 0.0)) * stage for b in bits_of(k.unseen)}
         self._danger: dict[int, float] = {}
+        self.particles_checked = False  # particle_undercut_share was asked
 
     def value(self, hand: int) -> float:
         """Lower is better: deadwood, less a credit for live cards that would make melds."""
@@ -402,6 +407,8 @@ def should_knock(ctx: Context, kept: int, wait_card: int, rng: random.Random, ma
         return False
     if est.undercut_rate > style.max_undercut:
         return False
+    if style.particle_undercut < 1.0 and particle_undercut_share(ctx, kept, rng) > style.particle_undercut:
+        return False
     if style.wait_playouts and wait_card:
         # Determinized Monte Carlo: the same sampled hands, each with the rest of the unseen cards as a stock.
         wait_kept = k.hand ^ wait_card
@@ -541,11 +548,29 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
         elif style.search_veto and style.even_time:
             _weigh_a_knock_anyway(ctx)  # what the heuristic's knock check costs, when none is possible
         return _search_throw(ctx, card, knock_card, rng)
-    if knock_card and should_knock(ctx, k.hand ^ knock_card, card if card != knock_card else 0, rng):
-        return Action(ActionKind.KNOCK, CARD_OF_BIT[knock_card])
+    knocks = bool(knock_card) and should_knock(ctx, k.hand ^ knock_card, card if card != knock_card else 0, rng)
     if not knock_card and style.knock_samples and style.even_time:
         _weigh_a_knock_anyway(ctx)
+    if style.particle_undercut < 1.0 and style.even_time and not ctx.particles_checked:
+        # The particle check's work, where no knock came so far as to ask it (the timing channel again).
+        particle_undercut_share(ctx, _PADDING_KEPT, _PADDING_RNG)
+    if knocks:
+        return Action(ActionKind.KNOCK, CARD_OF_BIT[knock_card])
     return Action(ActionKind.DISCARD, CARD_OF_BIT[card])
+
+
+PARTICLE_CHECK = 120
+"""Particles drawn for ``Style.particle_undercut``."""
+
+
+def particle_undercut_share(ctx: Context, kept: int, rng: random.Random) -> float:
+    """The weighted share of ``PARTICLE_CHECK`` particles that would undercut a knock keeping ``kept``."""
+    k, style = ctx.k, ctx.style
+    ctx.particles_checked = True
+    extra = min(k.opp_stock_draws, style.extra_draws)
+    hands, weights = particles(k, ctx.weights, rng, PARTICLE_CHECK, extra, style.consistency, style.consistency_depth)
+    points = estimate_knock(kept, hands).points
+    return sum(w for w, p in zip(weights, points, strict=True) if p < 0) / sum(weights)
 
 
 def knock_throw(ctx: Context, hand: int, forbidden: int) -> tuple[int, int]:

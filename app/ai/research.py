@@ -159,6 +159,9 @@ EXPERTS: dict[str, Style] = {
         HARD, knock_fit=(32.34, -1.38, -4.51, 0.0, -6.55, -32.93, -10.83, -12.72, -0.42, 0.2, *(0.0,) * 6)
     ),
     "expert-selffit16": replace(HARD, knock_fit=SELF_FIT),
+    # Issue 15, stop 31: Expert, waiting where most of 120 particles would undercut its knock.
+    "expert-uc5": replace(EXPERT, particle_undercut=0.5),
+    "expert-uc6": replace(EXPERT, particle_undercut=0.6),
     # ... with the search's veto on its knocks, as expert-knockfit has on Hard's.
     "expert-selffit-veto": replace(VETO, search_width=1, knock_fit=SELF_FIT),
     # ... and fitted once more, on expert-selffit16's own knock chances against Hard (seed 48).

@@ -253,3 +253,24 @@ def test_experts_knock_rule_waits_against_a_hand_that_has_drawn_and_taken() -> N
         assert decide(at(22, 2, ""), EXPERT, random.Random(seed)) == knock
         # On the last turn before a void Expert, as Hard, knocks at any positive value (R13).
         assert decide(at(2, 2, "6s Ts"), EXPERT, random.Random(seed)) == knock
+
+
+def test_the_particle_check_makes_expert_wait_against_an_opponent_whose_moves_say_its_hand_is_low() -> None:
+    # Issue 15, stop 31 (expert-uc6, measured and not kept). The opponent drew blind six times, passed
+    # 9s Th Qs Td 9c 9d and threw Jc Jd 8c 7c Kc 6d: only high cards. About 70% of Expert's knock samples
+    # undercut a knock with 9 (shedding 7d), and as many of 120 particles weighed by those moves, yet
+    # Expert knocks: its rule (SELF_FIT) gives the sampled undercut rate little weight beside how far
+    # the opponent's hand has come. With the particle check (over 60% would undercut: wait) it waits.
+    k = position(
+        "Ac 3c 6c Kc 3d 6d 7d Kd Kh 6s Ks", pile="9s Jc Th Jd Qs 8c Td 7c 9c 9d",
+        opp_discarded=mask("7c 8c Jc Kc 6d Jd"), opp_passed=mask("9c 9d Td Th 9s Qs"), stock_size=21,
+        opp_stock_draws=6, discards=11, taken=mask("6d"), can_take=False, score=29, opp_score=70, opp_actions=(
+            (OPP_PASSED, mask("9s")), (OPP_THREW, mask("Jc")), (OPP_PASSED, mask("Th")), (OPP_THREW, mask("Jd")),
+            (OPP_PASSED, mask("Qs")), (OPP_THREW, mask("8c")), (OPP_PASSED, mask("Td")), (OPP_THREW, mask("7c")),
+            (OPP_PASSED, mask("9c")), (OPP_THREW, mask("Kc")), (OPP_PASSED, mask("9d")), (OPP_THREW, mask("6d")),
+        ),
+    )  # fmt: skip
+    checked = replace(EXPERT, particle_undercut=0.6)
+    for seed in (0, 1, 2):
+        assert decide(k, EXPERT, random.Random(seed)) == Action(ActionKind.KNOCK, Card.parse("7d"))
+        assert decide(k, checked, random.Random(seed)) == Action(ActionKind.DISCARD, Card.parse("7d"))

@@ -86,7 +86,9 @@ def test_asking_out_of_turn_is_an_error_not_a_move() -> None:
 
 
 @pytest.mark.parametrize(
-    "style", [HARD, EXPERT, ABLATIONS["hard-pf"], EXPERTS["expert-pf"]], ids=["hard", "expert", "hard-pf", "expert-pf"]
+    "style",
+    [HARD, EXPERT, ABLATIONS["hard-pf"], EXPERTS["expert-pf"], EXPERTS["expert-uc6"]],
+    ids=["hard", "expert", "hard-pf", "expert-pf", "expert-uc6"],
 )
 def test_the_work_that_evens_out_the_timing_never_changes_a_decision(style: Style) -> None:
     # The arena turns it off (research.ARENA_PLAYERS) to play faster: its tables must still be the level's.
