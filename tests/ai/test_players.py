@@ -92,14 +92,16 @@ def test_asking_out_of_turn_is_an_error_not_a_move() -> None:
 )
 def test_the_work_that_evens_out_the_timing_never_changes_a_decision(style: Style) -> None:
     # The arena turns it off (research.ARENA_PLAYERS) to play faster: its tables must still be the level's.
+    # The padding draws from a generator of its own, never the decision's: a draw from the decision's
+    # would shift every later sample of the match, though this decision may come out the same.
     timed, untimed = level_player(style), level_player(replace(style, even_time=False))
     compared = 0
     for state in states(seed=12, hands=4):
         if state.phase.over or len(legal_actions(state)) < 2:
             continue
         for s in range(2):
-            assert timed(view(state, state.turn), random.Random(s)) == untimed(
-                view(state, state.turn), random.Random(s)
-            )
+            timed_rng, untimed_rng = random.Random(s), random.Random(s)
+            assert timed(view(state, state.turn), timed_rng) == untimed(view(state, state.turn), untimed_rng)
+            assert timed_rng.getstate() == untimed_rng.getstate()
         compared += 1
     assert compared > 40
