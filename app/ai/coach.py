@@ -30,10 +30,10 @@ import random
 from dataclasses import dataclass
 from enum import StrEnum
 
-from app.ai.hint import why
+from app.ai.hint import ADVISER, why
 from app.ai.inference import card_weights
 from app.ai.knowledge import Knowledge, from_view
-from app.ai.players import EXPERT, decide
+from app.ai.players import decide
 from app.ai.search import DRAW_BLIND, PASS_TOP, TAKE_TOP, Deal, Move, Throw, deals, outcome
 from app.engine import Action, ActionKind, PlayerView
 from app.words import Sentence, join_clauses
@@ -112,7 +112,7 @@ def judge(view: PlayerView, chosen: Action, samples: int = SAMPLES, *, valued: b
         raise ValueError(f"{chosen} is not a move the person could make in this position.")
     rng = random.Random(f"coach.{view.fingerprint}.{len(view.log)}")  # public facts only
     k = from_view(view)
-    expert = decide(k, EXPERT, random.Random(rng.random())) if len(view.legal_actions) > 1 else view.legal_actions[0]
+    expert = decide(k, ADVISER, random.Random(rng.random())) if len(view.legal_actions) > 1 else view.legal_actions[0]
     if chosen == expert and not valued:
         return Judgement(chosen, chosen, 0.0, Verdict.GOOD, (), (), expert)
     sampled = deals(k, card_weights(k), rng, samples, EXTRA_DRAWS)  # the search's own determinizations
@@ -161,5 +161,5 @@ def _value(k: Knowledge, action: Action, sampled: list[Deal]) -> float:
     move = _move(action)
     total = 0
     for opp, stock in sampled:
-        total += outcome(k, move, opp, list(stock), EXPERT.search_knock_at)
+        total += outcome(k, move, opp, list(stock), ADVISER.search_knock_at)
     return total / len(sampled)

@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, replace
 
 from app.ai.knowledge import from_view
-from app.ai.players import EXPERT, decide
+from app.ai.players import EXPERT, Style, decide
 from app.engine import (
     KNOCK_LIMIT,
     Action,
@@ -35,7 +35,13 @@ from app.engine import (
 )
 from app.words import Sentence, capital, card_list, join_clauses, plain
 
-__all__ = ["Hint", "NoHint", "hint", "why"]
+__all__ = ["ADVISER", "Hint", "NoHint", "hint", "why"]
+
+
+ADVISER: Style = replace(EXPERT, even_time=False)
+"""Expert as it decides for the hint and the coach: the same choices (``tests/ai/test_players.py``)
+without the work that evens out its time to answer. That work hides the computer's cards from the
+clock; a hint is worked out from the person's own view, and padding it made each hint four times slower."""
 
 
 class NoHint(ValueError):
@@ -76,7 +82,7 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
         raise NoHint("There is no move of yours to hint at right now.")
     rng = rng or random.Random(f"{view.fingerprint}.{len(view.log)}")
     knowledge = from_view(view)
-    action = decide(knowledge, EXPERT, rng) if len(view.legal_actions) > 1 else view.legal_actions[0]
+    action = decide(knowledge, ADVISER, rng) if len(view.legal_actions) > 1 else view.legal_actions[0]
     hand = view.hand
     top = view.discard_pile[-1] if view.discard_pile else None
     if view.phase is Phase.DISCARD:
@@ -86,7 +92,7 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
         after = replace(
             knowledge, hand=knowledge.hand | top.bit, pile=knowledge.pile[:-1], phase=Phase.DISCARD, taken=top.bit
         )
-        then = decide(after, EXPERT, rng)
+        then = decide(after, ADVISER, rng)
         held = (*hand, top)
         assert then.card is not None
         advice: Sentence = ("Take ", top, ", then ", *_throw_words(then), ".")
@@ -102,7 +108,7 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Hint:
     if ActionKind.TAKE_DISCARD in kinds and top is not None:
         why_not = _why_not_take(top, hand)
     # The discard to plan for if the new card doesn't fit: the same choice over the ten held now.
-    planned = decide(replace(knowledge, phase=Phase.DISCARD, taken=0), EXPERT, rng)
+    planned = decide(replace(knowledge, phase=Phase.DISCARD, taken=0), ADVISER, rng)
     assert planned.card is not None
     then = Action(ActionKind.DISCARD, planned.card)
     advice = ("Draw from the stock; if the new card doesn't fit, discard ", planned.card, ".")
