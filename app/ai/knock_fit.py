@@ -2,7 +2,7 @@
 
     python -m app.ai.knock_fit [-n 2000] [--seed 31] [--against eaai-gin,eaai-knock5] [--jobs 2]
                                [--base hard-outs08] [--spread 1.0] [--features 16] [--save FILE]
-                               [--decision knock|draw|discard]
+                               [--decision knock|draw|discard] [--judge FILE]
 
 A player (``--base``, by its arena name; by default Hard as it was before the fit, ``MARGIN_HARD``:
 it knocks when its 40 sampled knocks are worth more than a margin of 9 points) plays ``-n`` matches
@@ -26,6 +26,10 @@ draw, asked the same way"). ``--decision discard`` asks it of the throw: where n
 heuristic's two best throws are within ``DISCARD_BAND`` points, the coin throws the best or the second,
 and the fit weighs ``DISCARD_FEATURES`` (the differences between the two).
 
+``--judge FILE`` also prints what the fitted knock rule gains per chance over Hard's rule on the
+held-out chances of ``python -m app.ai.knock_check --save FILE``, each played both ways (issue 15's
+check that a small training run still beats Hard's rule: ``tests/ai/test_knock_check.py``).
+
 Everything is seeded, so the same command prints the same weights. The fit is ``k`` weights for the
 effect and ``k`` for the position: a system of ``2k`` equations, solved here directly.
 """
@@ -40,14 +44,17 @@ import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from app.ai.arena import HAND_CAP, MOVE_CAP, MatchStart
 from app.ai.evaluate import danger, meld_outs, outs_weight
 from app.ai.knock import estimate_knock
+from app.ai.knock_check import gain, load
 from app.ai.knowledge import from_view
 from app.ai.players import (
     FULL_STOCK,
     KNOCK_FEATURES,
+    KNOCK_FIT,
     PILE_TAKE_LIMIT,
     Context,
     Style,
@@ -360,6 +367,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--spread", type=float, default=1.0, help="the chance of tossing at each chance")
     parser.add_argument("--features", type=int, help="fit the first k features (default: all)")
     parser.add_argument("--save", help="also write every chance to this file, one JSON object a line")
+    parser.add_argument(
+        "--judge", type=Path, help="held-out knock chances (python -m app.ai.knock_check --save): print the fit's gain"
+    )
     args = parser.parse_args(argv)
     decision = DECISIONS[args.decision]
     names = decision.features
@@ -376,7 +386,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{args.n} matches against each: {args.against}")
     for name, w in zip(names, weights, strict=False):
         print(f"  {name:36s} {w:+8.2f}")
-    print(f"{args.decision}_fit={(*weights, *(0.0 for _ in names[len(weights) :]))}")
+    full = (*weights, *(0.0 for _ in names[len(weights) :]))
+    print(f"{args.decision}_fit={full}")
+    if args.judge:
+        if args.decision != "knock":
+            parser.error("--judge weighs knock rules only")
+        mean, error = gain(full, KNOCK_FIT, load(args.judge))
+        print(f"held out ({args.judge}), rather than Hard's rule: {mean:+.3f} points a chance (SE {error:.3f})")
     return 0
 
 

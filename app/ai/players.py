@@ -418,13 +418,19 @@ def should_knock(ctx: Context, kept: int, wait_card: int, rng: random.Random, ma
             rng.shuffle(stock)
             runs.append((opp, stock))
         return est.mean_points >= wait_value(wait_kept, wait_card, runs)
-    # Waiting for gin pays only with a long stock ahead and a hand one card away.
+    return not waits_for_gin(ctx, kept, est.undercut_rate)
+
+
+def waits_for_gin(ctx: Context, kept: int, undercut_rate: float) -> bool:
+    """Whether a knock that keeps ``kept`` waits for Gin instead, whatever its rule said: waiting for Gin
+    pays only with a long stock ahead and a hand one card away."""
+    style = ctx.style
     gin_outs = sum(ctx.live.get(u, 0.0) for u in bits_of(meld_outs(kept)))
-    return not (
-        dw <= style.gin_wait_deadwood
-        and k.stock_size > style.gin_wait_stock
+    return (
+        deadwood_of_mask(kept) <= style.gin_wait_deadwood
+        and ctx.k.stock_size > style.gin_wait_stock
         and gin_outs >= style.gin_wait_outs
-        and est.undercut_rate < 0.05
+        and undercut_rate < 0.05
     )
 
 
