@@ -38,8 +38,7 @@ from app.ai.arena import HAND_CAP, MOVE_CAP, MatchStart, mix_seed
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import from_view
 from app.ai.players import HARD, KNOCK_FIT, SELF_FIT, Context, knock_features, knock_samples, knock_throw, waits_for_gin
-from app.engine import NEXT_HAND, Action, ActionKind, GameState, Phase, PlayerView, apply, masks, view
-from app.engine.rules import VOID_STOCK
+from app.engine import NEXT_HAND, VOID_STOCK, Action, ActionKind, GameState, Phase, PlayerView, apply, masks, view
 
 __all__ = ["HeldOutChance", "gain", "held_out", "knocks", "load", "main", "save"]
 
