@@ -122,10 +122,7 @@ BUCKETS = (-30.0, -15.0, -5.0, 0.0, 5.0, 15.0, 30.0)
 
 
 def _points_for(end: GameState, seat: Seat) -> int:
-    record = end.last_hand
-    if record is None or record.winner is None:
-        return 0
-    return record.points if record.winner == seat else -record.points
+    return 0 if end.last_hand is None else end.last_hand.points_for(seat)
 
 
 def calibration(hands: int, every: int, samples: int) -> None:

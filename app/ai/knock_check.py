@@ -38,7 +38,7 @@ from app.ai.arena import HAND_CAP, MOVE_CAP, MatchStart, mix_seed
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import from_view
 from app.ai.players import HARD, KNOCK_FIT, SELF_FIT, Context, knock_features, knock_samples, knock_throw, waits_for_gin
-from app.engine import NEXT_HAND, VOID_STOCK, Action, ActionKind, GameState, Phase, PlayerView, apply, masks, view
+from app.engine import NEXT_HAND, VOID_STOCK, Action, ActionKind, GameState, Phase, PlayerView, Seat, apply, masks, view
 
 __all__ = ["HeldOutChance", "gain", "held_out", "knocks", "load", "main", "save"]
 
@@ -76,11 +76,8 @@ def gain(weights: Sequence[float], than: Sequence[float], chances: Sequence[Held
     return mean, error
 
 
-def _points(state: GameState, seat: int) -> int:
-    record = state.last_hand
-    if record is None or record.winner is None:
-        return 0
-    return record.points if record.winner == seat else -record.points
+def _points(state: GameState, seat: Seat) -> int:
+    return 0 if state.last_hand is None else state.last_hand.points_for(seat)
 
 
 def _copy(rng: random.Random) -> random.Random:
@@ -89,7 +86,7 @@ def _copy(rng: random.Random) -> random.Random:
     return twin
 
 
-def _play_on(start: MatchStart, state: GameState, seat: int) -> int:
+def _play_on(start: MatchStart, state: GameState, seat: Seat) -> int:
     """The hand in ``state`` played to its end by the match's players, on copies of their generators as
     they are now: its points for ``seat``."""
     rngs, deal_rng = [_copy(rng) for rng in start.rngs], _copy(start.deal_rng)

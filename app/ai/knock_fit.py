@@ -76,6 +76,7 @@ from app.engine import (
     ActionKind,
     Phase,
     PlayerView,
+    Seat,
     apply,
     masks,
     view,
@@ -141,7 +142,7 @@ def chances(
         if state.phase.over and state.last_hand and state.hand_number == before:
             hands += 1
             record = state.last_hand
-            points = 0 if record.winner is None else record.points if record.winner == mine else -record.points
+            points = record.points_for(Seat(mine))
             if pending is not None:
                 out.append(KnockChance(pending[0], pending[1], points, pending[2]))
                 pending = None

@@ -166,6 +166,13 @@ class HandSummary(BaseModel):
     points: int
     scores_after: tuple[int, int]
 
+    def points_for(self, seat: Seat) -> int:
+        """The hand's points from ``seat``'s side: positive when it won them, negative when the other
+        seat did, 0 for a void hand."""
+        if self.winner is None:
+            return 0
+        return self.points if self.winner == seat else -self.points
+
 
 class HandRecord(HandSummary):
     """The full story of the hand that just ended, for the end-of-hand screen."""

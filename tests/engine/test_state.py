@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from app.engine import GameState, apply, legal_actions, new_match
+from app.engine import GameState, HandKind, HandSummary, Seat, apply, legal_actions, new_match
 
 
 def test_round_trips_through_compact_json() -> None:
@@ -91,3 +91,14 @@ def test_a_deal_missing_a_card_is_refused_though_it_holds_52() -> None:
     data["deal"]["deck"][0] = data["deal"]["deck"][1]
     with pytest.raises(ValueError, match="full deck"):
         GameState.from_json(json.dumps(data))
+
+
+def test_a_hands_points_read_from_either_seat_r18_r19_r20() -> None:
+    # R18/R19: the winner scores the points; R20: a void hand scores nothing for either player.
+    won = HandSummary(
+        number=1, starter=Seat.FIRST, kind=HandKind.UNDERCUT, knocker=Seat.FIRST, winner=Seat.SECOND, points=28,
+        scores_after=(0, 28),
+    )  # fmt: skip
+    assert (won.points_for(Seat.SECOND), won.points_for(Seat.FIRST)) == (28, -28)
+    void = won.model_copy(update={"kind": HandKind.VOID, "knocker": None, "winner": None, "points": 0})
+    assert (void.points_for(Seat.FIRST), void.points_for(Seat.SECOND)) == (0, 0)
