@@ -50,8 +50,9 @@ def main() -> None:
         http=GuardedHttpTools,
         timeout_keep_alive=5,
         # asyncio's own event loop, not uvloop (which uvicorn picks when installed): under a full
-        # worker uvloop left some connections waiting many times longer than the rest, asyncio
-        # serves them in turn at the same rate (docs/operations.md, "The event loop and the collector").
+        # worker, libuv accepts one connection per turn of its loop, so connections opened in a
+        # burst waited up to seconds for their first answer; asyncio accepts them all at once, and
+        # uvloop saved no CPU worth a loop of our own (docs/operations.md, "uvloop's tail, explained").
         loop="asyncio",
     )
 
