@@ -24,10 +24,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from app.ai import players as ai_players
-from app.ai.arena import MatchStart
+from app.ai.arena import MatchStart, Turn, play_out
 from app.ai.knock import KnockEstimate, estimate_knock
 from app.ai.research import ARENA_PLAYERS as PLAYERS
-from app.engine import NEXT_HAND, ActionKind, HandKind, Phase, apply, deadwood, view
+from app.engine import ActionKind, HandKind, deadwood
 
 
 @dataclass(slots=True)
@@ -82,43 +82,40 @@ def recording_estimates(record: list[KnockEstimate | None]) -> Iterator[None]:
 def play(a: str, b: str, index: int, seed: int, last: list[KnockEstimate | None]) -> Iterator[HandOutcome]:
     """Match ``index`` as the arena plays it (``arena.play_match``), one record per finished hand."""
     start = MatchStart.of(a, b, index, seed)
-    state, deal_rng, seats, rngs, a_seat = start.state, start.deal_rng, start.players, start.rngs, start.a_seat
+    a_seat = start.a_seat
     declined: list[tuple[int, int, float | None]] = []
     knock_estimate: KnockEstimate | None = None
-    while state.phase is not Phase.MATCH_OVER:
-        if state.phase is Phase.HAND_OVER:
-            state = apply(state, NEXT_HAND, deal_rng)
-            declined, knock_estimate = [], None
+    for event in play_out(start):
+        if isinstance(event, Turn):
+            me, v = event.state.turn, event.seen
+            last[0] = None
+            # Chosen here rather than by play_out, to read the knock estimate it made on the way.
+            action = event.action = start.players[me](v, start.rngs[me])
+            est = None if last[0] is None else last[0].mean_points
+            if me == a_seat and action.kind is ActionKind.KNOCK:
+                knock_estimate = last[0]
+            elif me == a_seat and action.kind is ActionKind.DISCARD:
+                knocks = [x.card for x in v.legal_actions if x.kind is ActionKind.KNOCK and x.card is not None]
+                if knocks:
+                    least = min(deadwood([c for c in v.hand if c != card]) for card in knocks)
+                    declined.append((v.stock_size, least, est))
             continue
-        me = state.turn
-        v = view(state, me)
-        last[0] = None
-        action = seats[me](v, rngs[me])
-        est = None if last[0] is None else last[0].mean_points
-        if me == a_seat and action.kind is ActionKind.KNOCK:
-            knock_estimate = last[0]
-        elif me == a_seat and action.kind is ActionKind.DISCARD:
-            knocks = [x.card for x in v.legal_actions if x.kind is ActionKind.KNOCK and x.card is not None]
-            if knocks:
-                least = min(deadwood([c for c in v.hand if c != card]) for card in knocks)
-                declined.append((v.stock_size, least, est))
-        before = state.hand_number
-        state = apply(state, action, deal_rng)
-        rec = state.last_hand
-        if state.phase.over and rec is not None and state.hand_number == before:
-            r = rec.result
-            gin = rec.kind is HandKind.GIN
-            yield HandOutcome(
-                match=index, kind=rec.kind.value,
-                knocker=None if rec.knocker is None else "A" if rec.knocker == a_seat else "B",
-                winner=None if rec.winner is None else "A" if rec.winner == a_seat else "B",
-                points=rec.points, stock=len(state.stock),
-                knocker_deadwood=None if r is None else r.knocker_deadwood,
-                defender_deadwood=None if r is None else r.defender_deadwood,
-                a_deadwood=deadwood(list(rec.hands[a_seat])), declined=declined,
-                knock_estimate=None if knock_estimate is None or gin else knock_estimate.mean_points,
-                knock_undercut_estimate=None if knock_estimate is None or gin else knock_estimate.undercut_rate,
-            )  # fmt: skip
+        state, rec = event.state, event.state.last_hand
+        assert rec is not None
+        r = rec.result
+        gin = rec.kind is HandKind.GIN
+        yield HandOutcome(
+            match=index, kind=rec.kind.value,
+            knocker=None if rec.knocker is None else "A" if rec.knocker == a_seat else "B",
+            winner=None if rec.winner is None else "A" if rec.winner == a_seat else "B",
+            points=rec.points, stock=len(state.stock),
+            knocker_deadwood=None if r is None else r.knocker_deadwood,
+            defender_deadwood=None if r is None else r.defender_deadwood,
+            a_deadwood=deadwood(list(rec.hands[a_seat])), declined=declined,
+            knock_estimate=None if knock_estimate is None or gin else knock_estimate.mean_points,
+            knock_undercut_estimate=None if knock_estimate is None or gin else knock_estimate.undercut_rate,
+        )  # fmt: skip
+        declined, knock_estimate = [], None
 
 
 def _bucket(stock: int) -> str:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from app.ai.players import Player
 from app.ai.research import ARENA_PLAYERS as PLAYERS
-from app.engine import NEXT_HAND, GameState, HandKind, Phase, apply, new_match, view
+from app.engine import NEXT_HAND, Action, GameState, HandKind, Phase, PlayerView, apply, new_match, view
 
 HAND_CAP = 300  # a match that has not ended by then is a draw (only random-vs-random gets near it)
 MOVE_CAP = 1_000
@@ -91,40 +91,74 @@ class MatchStart:
         return cls(new_match(deal_rng, starter=pair % 2), deal_rng, players, rngs, a_seat)
 
 
-def play_match(a: str, b: str, index: int, seed: int) -> MatchResult:
-    """Match ``index`` (``MatchStart``) played to its end, or to a cap."""
-    start = MatchStart.of(a, b, index, seed)
-    state, deal_rng, players, rngs, a_seat = start.state, start.deal_rng, start.players, start.rngs, start.a_seat
-    hands = 0
-    gins = [0, 0]
-    undercuts = [0, 0]
-    voids = 0
-    moves = 0  # in the hand being played
+@dataclass(slots=True)
+class Turn:
+    """A decision of a match being played, before it is made: ``play_out``'s caller may set ``action``
+    to play that instead of what the seat's player would choose (a coin's move, an experiment's)."""
+
+    state: GameState
+    seen: PlayerView
+    """What the player to move sees (``state.turn``'s ``PlayerView``)."""
+    action: Action | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """A hand of the match has just ended: ``state.last_hand`` is its record."""
+
+    state: GameState
+
+
+def play_out(start: MatchStart) -> Iterator[Turn | HandOver]:
+    """Match ``start`` played to its end, or to a cap (``HAND_CAP``, ``MOVE_CAP``), as the arena plays
+    it: each decision before it is made, and each hand as it ends. Every tool that plays matches the
+    arena's way (the arena, the knock fits and checks, the hand outcomes) plays them here, so their
+    matches are the arena's, move for move."""
+    state, deal_rng, players, rngs = start.state, start.deal_rng, start.players, start.rngs
+    hands = moves = 0  # moves: in the hand being played
     while state.phase is not Phase.MATCH_OVER and hands < HAND_CAP:
         if state.phase is Phase.HAND_OVER:
-            state = apply(state, NEXT_HAND, deal_rng)
-            moves = 0
+            state, moves = apply(state, NEXT_HAND, deal_rng), 0
             continue
         moves += 1
         if moves > MOVE_CAP:
-            break  # an endless hand: the match counts as capped (a draw), not as won by whoever leads
+            return  # an endless hand: the match counts as capped (a draw), not as won by whoever leads
         me = state.turn
-        action = players[me](view(state, me), rngs[me])
+        turn = Turn(state, view(state, me))
+        yield turn
+        action = turn.action if turn.action is not None else players[me](turn.seen, rngs[me])
         before = state.hand_number
         state = apply(state, action, deal_rng)
         if state.phase.over and state.last_hand and state.hand_number == before:
             hands += 1
-            rec = state.last_hand
-            if rec.kind is HandKind.GIN and rec.winner is not None:
-                gins[rec.winner] += 1
-            elif rec.kind is HandKind.UNDERCUT and rec.winner is not None:
-                undercuts[rec.winner] += 1
-            elif rec.kind is HandKind.VOID:
-                voids += 1
-    b_seat = 1 - a_seat
-    won = None if state.winner is None else state.winner == a_seat
+            yield HandOver(state)
+
+
+def play_match(a: str, b: str, index: int, seed: int) -> MatchResult:
+    """Match ``index`` (``MatchStart``) played to its end, or to a cap."""
+    start = MatchStart.of(a, b, index, seed)
+    a_seat, b_seat = start.a_seat, 1 - start.a_seat
+    # Scores change only as hands end, and only a hand's end ends the match: the state after the
+    # last hand played has the match's final scores and winner (None for a capped match).
+    last = start.state
+    hands = voids = 0
+    gins = [0, 0]
+    undercuts = [0, 0]
+    for event in play_out(start):
+        if isinstance(event, Turn):
+            continue
+        last, hands = event.state, hands + 1
+        rec = event.state.last_hand
+        assert rec is not None
+        if rec.kind is HandKind.GIN and rec.winner is not None:
+            gins[rec.winner] += 1
+        elif rec.kind is HandKind.UNDERCUT and rec.winner is not None:
+            undercuts[rec.winner] += 1
+        elif rec.kind is HandKind.VOID:
+            voids += 1
+    won = None if last.winner is None else last.winner == a_seat
     return MatchResult(
-        index=index, a_won=won, a_points=state.scores[a_seat], b_points=state.scores[b_seat], hands=hands,
+        index=index, a_won=won, a_points=last.scores[a_seat], b_points=last.scores[b_seat], hands=hands,
         a_gins=gins[a_seat], b_gins=gins[b_seat], a_undercuts=undercuts[a_seat], b_undercuts=undercuts[b_seat],
         voids=voids,
     )  # fmt: skip

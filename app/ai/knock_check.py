@@ -34,11 +34,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.ai.arena import HAND_CAP, MOVE_CAP, MatchStart, mix_seed
+from app.ai.arena import MOVE_CAP, MatchStart, Turn, mix_seed, play_out
 from app.ai.knock import estimate_knock
 from app.ai.knowledge import from_view
 from app.ai.players import HARD, KNOCK_FIT, SELF_FIT, Context, knock_features, knock_samples, knock_throw, waits_for_gin
-from app.engine import NEXT_HAND, VOID_STOCK, Action, ActionKind, GameState, Phase, PlayerView, Seat, apply, masks, view
+from app.engine import VOID_STOCK, Action, ActionKind, GameState, Phase, PlayerView, Seat, apply, masks, view
 
 __all__ = ["HeldOutChance", "gain", "held_out", "knocks", "load", "main", "save"]
 
@@ -101,28 +101,13 @@ def _play_on(start: MatchStart, state: GameState, seat: Seat) -> int:
 def held_out(index: int, seed: int, futures: int = 4) -> list[HeldOutChance]:
     """Every knock chance of Hard against Hard in arena match ``index``, played both ways."""
     start = MatchStart.of("hard", "hard", index, seed)
-    state, deal_rng, rngs = start.state, start.deal_rng, start.rngs
     mine = random.Random(mix_seed(seed, index, 2))  # the chances' samples and shuffles, apart from the match's
     out: list[HeldOutChance] = []
-    hands = moves = 0
-    while state.phase is not Phase.MATCH_OVER and hands < HAND_CAP:
-        if state.phase is Phase.HAND_OVER:
-            state, moves = apply(state, NEXT_HAND, deal_rng), 0
-            continue
-        moves += 1
-        if moves > MOVE_CAP:
-            break
-        turn = state.turn
-        seen = view(state, turn)
-        if seen.phase is Phase.DISCARD and len(seen.legal_actions) > 1:
-            chance = _both_ways(start, state, seen, mine, futures, index)
+    for turn in play_out(start):
+        if isinstance(turn, Turn) and turn.seen.phase is Phase.DISCARD and len(turn.seen.legal_actions) > 1:
+            chance = _both_ways(start, turn.state, turn.seen, mine, futures, index)
             if chance is not None:
                 out.append(chance)
-        action = start.players[turn](seen, rngs[turn])
-        before = state.hand_number
-        state = apply(state, action, deal_rng)
-        if state.phase.over and state.last_hand and state.hand_number == before:
-            hands += 1
     return out
 
 

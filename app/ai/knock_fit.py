@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.ai.arena import HAND_CAP, MOVE_CAP, MatchStart
+from app.ai.arena import HandOver, MatchStart, play_out
 from app.ai.evaluate import danger, meld_outs, outs_weight
 from app.ai.knock import estimate_knock
 from app.ai.knock_check import gain, load
@@ -68,7 +68,6 @@ from app.ai.research import STYLES
 from app.engine import (
     DRAW_STOCK,
     KNOCK_LIMIT,
-    NEXT_HAND,
     PASS,
     TAKE_DISCARD,
     TAKE_UPCARD,
@@ -77,9 +76,7 @@ from app.engine import (
     Phase,
     PlayerView,
     Seat,
-    apply,
     masks,
-    view,
 )
 
 __all__ = ["DECISIONS", "Decision", "KnockChance", "chances", "fit", "main", "solve"]
@@ -113,39 +110,24 @@ def chances(
     """Match ``index`` of ``base`` against ``opponent``, with the coin at one chance of each hand."""
     style, toss = STYLES[base], DECISIONS[decision].toss
     start = MatchStart.of(base, opponent, index, seed)
-    state, deal_rng, players, rngs, mine = start.state, start.deal_rng, start.players, start.rngs, start.a_seat
+    mine = start.a_seat
     coin = random.Random(index * 7919 + seed)
     out: list[KnockChance] = []
     pending: tuple[tuple[float, ...], bool, int] | None = None
-    tried, seen_chances = False, 0
-    hands = moves = 0
-    while state.phase is not Phase.MATCH_OVER and hands < HAND_CAP:
-        if state.phase is Phase.HAND_OVER:
-            state, moves, tried, seen_chances = apply(state, NEXT_HAND, deal_rng), 0, False, 0
-            continue
-        moves += 1
-        if moves > MOVE_CAP:
-            break
-        me, action = state.turn, None
-        seen = view(state, me)
-        if me == mine and not tried and len(seen.legal_actions) > 1:
-            tossed = toss(seen, style, coin)
+    tried, seen_chances = False, 0  # in the hand being played
+    for event in play_out(start):
+        if isinstance(event, HandOver):
+            record = event.state.last_hand
+            if pending is not None and record is not None:
+                out.append(KnockChance(pending[0], pending[1], record.points_for(Seat(mine)), pending[2]))
+            pending, tried, seen_chances = None, False, 0
+        elif event.state.turn == mine and not tried and len(event.seen.legal_actions) > 1:
+            tossed = toss(event.seen, style, coin)
             if tossed is not None:
                 seen_chances += 1
                 if spread >= 1.0 or coin.random() < spread:
-                    action, pending = tossed[0], (*tossed[1], seen_chances)
+                    event.action, pending = tossed[0], (*tossed[1], seen_chances)
                     tried = True
-        if action is None:
-            action = players[me](seen, rngs[me])
-        before = state.hand_number
-        state = apply(state, action, deal_rng)
-        if state.phase.over and state.last_hand and state.hand_number == before:
-            hands += 1
-            record = state.last_hand
-            points = record.points_for(Seat(mine))
-            if pending is not None:
-                out.append(KnockChance(pending[0], pending[1], points, pending[2]))
-                pending = None
     return out
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from app.ai.arena import MatchResult, main, play_match, summarise
+from app.ai.arena import HandOver, MatchResult, MatchStart, Turn, main, play_match, play_out, summarise
 from app.ai.research import ARENA_PLAYERS
 from app.engine import Action, ActionKind, PlayerView
 
@@ -25,6 +25,28 @@ def test_duplicate_pair_mirrors_when_both_seats_play_alike() -> None:
     a, b = play_match("simple", "simple", 0, 3), play_match("simple", "simple", 1, 3)
     assert (a.a_points, a.b_points, a.hands) == (b.b_points, b.a_points, b.hands)
     assert a.a_won is not None and a.a_won is not b.a_won
+
+
+def test_play_out_is_the_arenas_match_and_plays_a_callers_move() -> None:
+    events = list(play_out(MatchStart.of("simple", "random", 0, 7)))
+    ended = [e.state for e in events if isinstance(e, HandOver)]
+    result = play_match("simple", "random", 0, 7)
+    assert len(ended) == result.hands and ended[-1].winner is not None
+    assert ended[-1].scores[0] == result.a_points  # A sits in seat 0 in even matches
+    assert all(e.state.last_hand is not None for e in events if isinstance(e, HandOver))
+
+    # A move set on a turn is played instead of what the seat's player would choose.
+    start = MatchStart.of("simple", "random", 0, 7)
+    match = play_out(start)
+    first = next(match)
+    assert isinstance(first, Turn)
+    chosen = start.players[first.state.turn](first.seen, random.Random(0))
+    first.action = next(
+        a for a in first.seen.legal_actions if a.kind is not chosen.kind
+    )  # the first upcard: take or pass
+    second = next(match)
+    assert isinstance(second, Turn)
+    assert second.state.log[-1].kind is first.action.kind
 
 
 def pile_trader(v: PlayerView, rng: random.Random) -> Action:
