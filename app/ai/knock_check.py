@@ -35,12 +35,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.ai.arena import MOVE_CAP, MatchStart, Turn, mix_seed, play_out
-from app.ai.knock import estimate_knock
+from app.ai.knock import KnockEstimate, estimate_knock
 from app.ai.knowledge import from_view
-from app.ai.players import HARD, KNOCK_FIT, SELF_FIT, Context, knock_features, knock_samples, knock_throw, waits_for_gin
+from app.ai.players import (
+    HARD,
+    KNOCK_FIT,
+    SELF_FIT,
+    Context,
+    Style,
+    knock_features,
+    knock_samples,
+    knock_throw,
+    waits_for_gin,
+)
 from app.engine import VOID_STOCK, Action, ActionKind, GameState, Phase, PlayerView, Seat, apply, masks, view
 
-__all__ = ["HeldOutChance", "gain", "held_out", "knocks", "load", "main", "save"]
+__all__ = ["HeldOutChance", "KnockChance", "gain", "held_out", "knock_chance", "knocks", "load", "main", "save"]
 
 DIGITS = 4
 """The features are saved to this many decimals (a rule's choice changes only on a knife's edge)."""
@@ -56,6 +66,36 @@ class HeldOutChance:
     wait: float
     match: int = 0
     """The arena match it came from (the chances of one match are not independent of each other)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KnockChance:
+    """A position where the player to move may knock (not Gin): what a knock rule is asked about there."""
+
+    ctx: Context
+    throw: int
+    """The card the player would throw if it played on (its best discard), as a mask bit."""
+    knock_card: int
+    """The card it would knock with (the one that leaves the least deadwood)."""
+    kept: int
+    """The hand it would knock with."""
+    estimate: KnockEstimate
+    """The knock settled against the opponent hands the player's style samples."""
+
+
+def knock_chance(seen: PlayerView, style: Style, rng: random.Random) -> KnockChance | None:
+    """The knock chance in ``seen``, sampled with ``rng``; None where the player may not knock, or only
+    with Gin. The coin of ``knock_fit`` and the held-out chances here read a position the same way."""
+    if seen.phase is not Phase.DISCARD:
+        return None
+    k = from_view(seen)
+    ctx = Context(k, style, rng)
+    _, throw = ctx.best_discard(k.hand, k.taken)
+    knock_card, deadwood = knock_throw(ctx, k.hand, k.taken)
+    if not knock_card or deadwood == 0:
+        return None
+    kept = k.hand ^ knock_card
+    return KnockChance(ctx, throw, knock_card, kept, estimate_knock(kept, knock_samples(ctx, rng)))
 
 
 def knocks(weights: Sequence[float], chance: HeldOutChance) -> bool:
@@ -115,18 +155,16 @@ def _both_ways(
     start: MatchStart, state: GameState, seen: PlayerView, mine: random.Random, futures: int, index: int
 ) -> HeldOutChance | None:
     seat = state.turn
-    k = from_view(seen)
-    ctx = Context(k, HARD, mine)
-    _, card = ctx.best_discard(k.hand, k.taken)
-    knock_card, deadwood = knock_throw(ctx, k.hand, k.taken)
-    if not knock_card or deadwood == 0 or k.stock_size <= VOID_STOCK:
+    if seen.stock_size <= VOID_STOCK:  # the turn before a void (R13): every rule decides alike there
         return None
-    kept = k.hand ^ knock_card
-    est = estimate_knock(kept, knock_samples(ctx, mine))
+    found = knock_chance(seen, HARD, mine)
+    if found is None:
+        return None
+    ctx, kept, est = found.ctx, found.kept, found.estimate
     if waits_for_gin(ctx, kept, est.undercut_rate):
         return None
-    knocked = apply(state, Action(ActionKind.KNOCK, masks.CARD_OF_BIT[knock_card]), _copy(start.deal_rng))
-    throw = Action(ActionKind.DISCARD, masks.CARD_OF_BIT[card])
+    knocked = apply(state, Action(ActionKind.KNOCK, masks.CARD_OF_BIT[found.knock_card]), _copy(start.deal_rng))
+    throw = Action(ActionKind.DISCARD, masks.CARD_OF_BIT[found.throw])
     waits = []
     for future in range(futures):
         played = state

@@ -48,8 +48,7 @@ from pathlib import Path
 
 from app.ai.arena import HandOver, MatchStart, play_out
 from app.ai.evaluate import danger, meld_outs, outs_weight
-from app.ai.knock import estimate_knock
-from app.ai.knock_check import gain, load
+from app.ai.knock_check import gain, knock_chance, load
 from app.ai.knowledge import from_view
 from app.ai.players import (
     FULL_STOCK,
@@ -59,7 +58,6 @@ from app.ai.players import (
     Context,
     Style,
     knock_features,
-    knock_samples,
     knock_throw,
     pile_margin,
     should_knock,
@@ -133,16 +131,10 @@ def chances(
 
 def _tossed_knock(seen: PlayerView, style: Style, coin: random.Random) -> Tossed | None:
     """At a knock chance (not Gin): the coin's action and the position's features; else None."""
-    if seen.phase is not Phase.DISCARD:
+    found = knock_chance(seen, style, coin)
+    if found is None:
         return None
-    k = from_view(seen)
-    ctx = Context(k, style, coin)
-    _, card = ctx.best_discard(k.hand, k.taken)
-    knock_card, deadwood = knock_throw(ctx, k.hand, k.taken)
-    if not knock_card or deadwood == 0:
-        return None
-    kept = k.hand ^ knock_card
-    est = estimate_knock(kept, knock_samples(ctx, coin))
+    ctx, card, knock_card, kept, est = found.ctx, found.throw, found.knock_card, found.kept, found.estimate
     should_knock(ctx, kept, card if card != knock_card else 0, coin)  # Hard's own choice: drawn, unused, as fitted
     knocked = coin.random() < 0.5
     thrown = knock_card if knocked else card
