@@ -115,6 +115,8 @@ ABLATIONS: dict[str, Style] = {
 VETO = replace(MARGIN_HARD, search_samples=40, search_veto=True, search_draws=6)
 # EXPERT until stop 28: the search's veto on the margin Hard, with a margin of 12.
 MARGIN_EXPERT = replace(VETO, search_width=1, knock_margin=12.0)
+# EXPERT from stop 29 to stop 33: Hard knocking by the rule fitted against Hard (expert-selffit16).
+SELF_FIT_EXPERT = replace(HARD, knock_fit=SELF_FIT)
 EXPERTS: dict[str, Style] = {
     "expert": EXPERT,
     # Expert until issue 15's stop 28, on the margin Hard: its figures in docs/ai.md re-run under this name.
@@ -158,10 +160,19 @@ EXPERTS: dict[str, Style] = {
     "expert-selffit": replace(
         HARD, knock_fit=(32.34, -1.38, -4.51, 0.0, -6.55, -32.93, -10.83, -12.72, -0.42, 0.2, *(0.0,) * 6)
     ),
-    "expert-selffit16": replace(HARD, knock_fit=SELF_FIT),
+    "expert-selffit16": SELF_FIT_EXPERT,
     # Issue 15, stop 31: Expert, waiting where most of 120 particles would undercut its knock.
-    "expert-uc5": replace(EXPERT, particle_undercut=0.5),
-    "expert-uc6": replace(EXPERT, particle_undercut=0.6),
+    "expert-uc5": replace(SELF_FIT_EXPERT, particle_undercut=0.5),
+    "expert-uc6": replace(SELF_FIT_EXPERT, particle_undercut=0.6),
+    # Issue 15, stop 34: Expert's throws, against Hard. Outs worth 1.2, as the screening against the Gin
+    # hunter preferred; a smaller danger charge (4, 2 or 0, not 6: 4 is EXPERT's since); 120 particles (for
+    # the knock's samples and the card chances behind danger and outs), alone and with the charge of 4.
+    "expert-outs12": replace(SELF_FIT_EXPERT, outs=1.2),
+    "expert-danger4": replace(SELF_FIT_EXPERT, danger=4.0),
+    "expert-danger2": replace(SELF_FIT_EXPERT, danger=2.0),
+    "expert-danger0": replace(SELF_FIT_EXPERT, danger=0.0),
+    "expert-pf2": replace(SELF_FIT_EXPERT, particles=120),
+    "expert-d4pf": replace(SELF_FIT_EXPERT, danger=4.0, particles=120),
     # ... with the search's veto on its knocks, as expert-knockfit has on Hard's.
     "expert-selffit-veto": replace(VETO, search_width=1, knock_fit=SELF_FIT),
     # ... and fitted once more, on expert-selffit16's own knock chances against Hard (seed 48).

@@ -66,7 +66,7 @@ def test_experts_own_play_shows_no_mistakes_or_blunders() -> None:
 
 def test_throwing_cards_out_of_made_melds_shows_as_mistakes_or_blunders_with_the_better_card() -> None:
     verdicts: list[Verdict] = []
-    for seed in range(6):
+    for seed in range(16):
         hand, broken = played_hand(seed, breaks_melds=True)
         result = review(hand, PERSON)
         assert result.judgements is not None
@@ -80,8 +80,9 @@ def test_throwing_cards_out_of_made_melds_shows_as_mistakes_or_blunders_with_the
                 judgement.reason
             ).startswith(f"Better: knock with {judgement.best.card.label}")
     bad = sum(v in (Verdict.MISTAKE, Verdict.BLUNDER) for v in verdicts)
-    # Breaking a meld of aces, twos and threes in a poor hand, or in a hand already lost, can cost little.
-    assert len(verdicts) >= 15 and bad >= 0.85 * len(verdicts), verdicts
+    # Breaking a meld of aces, twos and threes in a poor hand, or in a hand already lost, can cost little:
+    # about one break in seven (14 and 16 of 100 in these hands, with Expert as of stops 33 and 34).
+    assert len(verdicts) >= 60 and bad >= 0.8 * len(verdicts), verdicts
 
 
 def test_the_same_review_twice_gives_the_same_verdicts() -> None:
