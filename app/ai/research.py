@@ -165,14 +165,16 @@ EXPERTS: dict[str, Style] = {
     "expert-uc5": replace(SELF_FIT_EXPERT, particle_undercut=0.5),
     "expert-uc6": replace(SELF_FIT_EXPERT, particle_undercut=0.6),
     # Issue 15, stop 34: Expert's throws, against Hard. Outs worth 1.2, as the screening against the Gin
-    # hunter preferred; a smaller danger charge (4, 2 or 0, not 6: 4 is EXPERT's since); 120 particles (for
-    # the knock's samples and the card chances behind danger and outs), alone and with the charge of 4.
+    # hunter preferred; a smaller danger charge (4, 2 or 0, not 6); 120 particles (for the knock's samples
+    # and the card chances behind danger and outs), alone and with the charge of 4; then the charge of 4
+    # with outs at 1.2 (EXPERT since).
     "expert-outs12": replace(SELF_FIT_EXPERT, outs=1.2),
     "expert-danger4": replace(SELF_FIT_EXPERT, danger=4.0),
     "expert-danger2": replace(SELF_FIT_EXPERT, danger=2.0),
     "expert-danger0": replace(SELF_FIT_EXPERT, danger=0.0),
     "expert-pf2": replace(SELF_FIT_EXPERT, particles=120),
     "expert-d4pf": replace(SELF_FIT_EXPERT, danger=4.0, particles=120),
+    "expert-d4-outs12": replace(SELF_FIT_EXPERT, danger=4.0, outs=1.2),
     # ... with the search's veto on its knocks, as expert-knockfit has on Hard's.
     "expert-selffit-veto": replace(VETO, search_width=1, knock_fit=SELF_FIT),
     # ... and fitted once more, on expert-selffit16's own knock chances against Hard (seed 48).
