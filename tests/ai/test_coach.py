@@ -81,7 +81,7 @@ def test_throwing_cards_out_of_made_melds_shows_as_mistakes_or_blunders_with_the
             ).startswith(f"Better: knock with {judgement.best.card.label}")
     bad = sum(v in (Verdict.MISTAKE, Verdict.BLUNDER) for v in verdicts)
     # Breaking a meld of aces, twos and threes in a poor hand, or in a hand already lost, can cost little:
-    # about one break in seven (14 and 16 of 100 in these hands, with Expert as of stops 33 and 34).
+    # about one break in seven in these hands (14 of 100 with the Expert of stop 33, 16 of 110 with stop 34's).
     assert len(verdicts) >= 60 and bad >= 0.8 * len(verdicts), verdicts
 
 
