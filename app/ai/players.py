@@ -84,6 +84,9 @@ class Style:
     knock's samples and the search's deals)."""
     lookahead: bool = False
     """Take the pile card only if it beats the expected stock draw (else: if it improves the hand)."""
+    pile_bias: float = 0.5
+    """With ``lookahead``: how much a face-up card that makes no meld must beat the expected stock card by
+    (taking it shows the opponent what I collect)."""
     outs_fade: int = 20
     """Outs count in full while the stock holds this many cards or more, then fade in proportion."""
     knock_samples: int = 0
@@ -331,7 +334,7 @@ def pile_margin(ctx: Context) -> float:
     if weight == 0.0:
         return ctx.value(hand) - take_score
     # Taking from the pile shows the opponent what I collect, so it must win by a little.
-    return total / weight - (0.0 if makes_meld else 0.5) - take_score
+    return total / weight - (0.0 if makes_meld else style.pile_bias) - take_score
 
 
 def _lookahead_discard(ctx: Context, hand: int, forbidden: int, width: int) -> int:

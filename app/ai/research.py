@@ -175,6 +175,26 @@ EXPERTS: dict[str, Style] = {
     "expert-pf2": replace(SELF_FIT_EXPERT, particles=120),
     "expert-d4pf": replace(SELF_FIT_EXPERT, danger=4.0, particles=120),
     "expert-d4-outs12": replace(SELF_FIT_EXPERT, danger=4.0, outs=1.2),
+    # Issue 15, stop 35: the draw's constants and the wait for Gin, against Hard, on EXPERT: a face-up card
+    # that makes no meld taken when it beats the expected stock card by 0 or 1 point (not 0.5); outs fading
+    # from 14 or 26 stock cards (not 20); waiting for Gin with up to 4 points of deadwood (not 2).
+    "expert-pile0": replace(EXPERT, pile_bias=0.0),
+    "expert-pile1": replace(EXPERT, pile_bias=1.0),
+    "expert-fade14": replace(EXPERT, outs_fade=14),
+    "expert-fade26": replace(EXPERT, outs_fade=26),
+    "expert-gin4": replace(EXPERT, gin_wait_deadwood=4),
+    # ... outs worth 1.6 (not 1.2), a danger charge of 3 (not 4).
+    "expert-outs16": replace(EXPERT, outs=1.6),
+    "expert-danger3": replace(EXPERT, danger=3.0),
+    # ... the fitted knock rule's constant term 5 points lower (knocks less) or higher (knocks more): it was
+    # fitted on Hard's throws, and Expert's now differ.
+    "expert-int-5": replace(EXPERT, knock_fit=(SELF_FIT[0] - 5.0, *SELF_FIT[1:])),
+    "expert-int+5": replace(EXPERT, knock_fit=(SELF_FIT[0] + 5.0, *SELF_FIT[1:])),
+    # ... each throw chosen among the 3 best by the expected deadwood after one more stock draw, as hard-look4.
+    "expert-look3": replace(EXPERT, discard_lookahead=3),
+    # ... and thinking longer on a knock: 120 or 300 sampled opponent hands for the fitted rule's estimate, not 40.
+    "expert-ks120": replace(EXPERT, knock_samples=120),
+    "expert-ks300": replace(EXPERT, knock_samples=300),
     # ... with the search's veto on its knocks, as expert-knockfit has on Hard's.
     "expert-selffit-veto": replace(VETO, search_width=1, knock_fit=SELF_FIT),
     # ... and fitted once more, on expert-selffit16's own knock chances against Hard (seed 48).

@@ -274,3 +274,29 @@ def test_the_particle_check_makes_expert_wait_against_an_opponent_whose_moves_sa
     for seed in (0, 1, 2):
         assert decide(k, EXPERT, random.Random(seed)) == Action(ActionKind.KNOCK, Card.parse("7d"))
         assert decide(k, checked, random.Random(seed)) == Action(ActionKind.DISCARD, Card.parse("7d"))
+
+
+def test_the_pile_bias_is_what_a_face_up_card_that_makes_no_meld_must_beat_the_stock_by() -> None:
+    from app.ai.evaluate import meld_outs
+    from app.ai.knowledge import from_view
+    from app.ai.players import Context, pile_margin
+    from app.engine import view
+    from tests.ai.conftest import states
+
+    # Positions where the bias alone decides are rare (about one draw in a thousand): seed 29 has one.
+    draws = [
+        from_view(view(s, s.turn))
+        for seed in (0, 1, 29)
+        for s in states(seed)
+        if s.phase is Phase.DRAW and view(s, s.turn).discard_pile
+    ]
+    flipped = 0
+    for k in draws:
+        eager, wary = (Context(k, replace(EXPERT, pile_bias=bias), random.Random(0)) for bias in (0.0, 1.0))
+        melds = bool(meld_outs(k.hand) & k.top)
+        assert pile_margin(eager) - pile_margin(wary) == (0.0 if melds else 1.0)
+        if pile_margin(eager) > 0.0 >= pile_margin(wary):  # taken when it beats the stock at all, not by a point
+            flipped += 1
+            assert decide(k, replace(EXPERT, pile_bias=0.0), random.Random(0)).kind is ActionKind.TAKE_DISCARD
+            assert decide(k, replace(EXPERT, pile_bias=1.0), random.Random(0)).kind is ActionKind.DRAW_STOCK
+    assert len(draws) > 80 and flipped >= 1
