@@ -84,6 +84,10 @@ class Style:
     knock's samples and the search's deals)."""
     lookahead: bool = False
     """Take the pile card only if it beats the expected stock draw (else: if it improves the hand)."""
+    outs_hazard: float = 0.0
+    """Issue 15, stop 35: the outs' credit shrinks by this share of the chance that the opponent could knock
+    at once (the share of the knock's sampled opponent hands with 10 deadwood or less): an out is worth
+    nothing to a hand the opponent ends first (0: outs count by the stock alone)."""
     pile_bias: float = 0.5
     """With ``lookahead``: how much a face-up card that makes no meld must beat the expected stock card by
     (taking it shows the opponent what I collect)."""
@@ -262,6 +266,8 @@ class Context:
         # Chance an unseen card is still in the stock (so I may draw it), faded as the stock runs out:
         # an out that can only arrive after the hand is over is worth nothing.
         stage = min(1.0, k.stock_size / style.outs_fade)
+        if style.outs_hazard and style.knock_samples:
+            stage *= 1.0 - style.outs_hazard * _near_share(_knock_samples(self, rng, _knock_extra_draws(self)))
         self.live = {b: (1.0 - self.probs.get(b, 0.0)) * stage for b in bits_of(k.unseen)}
         self._danger: dict[int, float] = {}
         self.particles_checked = False  # particle_undercut_share was asked

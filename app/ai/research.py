@@ -192,6 +192,9 @@ EXPERTS: dict[str, Style] = {
     "expert-int+5": replace(EXPERT, knock_fit=(SELF_FIT[0] + 5.0, *SELF_FIT[1:])),
     # ... each throw chosen among the 3 best by the expected deadwood after one more stock draw, as hard-look4.
     "expert-look3": replace(EXPERT, discard_lookahead=3),
+    # ... outs counting less by half (or in full) the chance that the opponent could knock at once.
+    "expert-hz5": replace(EXPERT, outs_hazard=0.5),
+    "expert-hz10": replace(EXPERT, outs_hazard=1.0),
     # ... and thinking longer on a knock: 120 or 300 sampled opponent hands for the fitted rule's estimate, not 40.
     "expert-ks120": replace(EXPERT, knock_samples=120),
     "expert-ks300": replace(EXPERT, knock_samples=300),

@@ -300,3 +300,18 @@ def test_the_pile_bias_is_what_a_face_up_card_that_makes_no_meld_must_beat_the_s
             assert decide(k, replace(EXPERT, pile_bias=0.0), random.Random(0)).kind is ActionKind.TAKE_DISCARD
             assert decide(k, replace(EXPERT, pile_bias=1.0), random.Random(0)).kind is ActionKind.DRAW_STOCK
     assert len(draws) > 80 and flipped >= 1
+
+
+def test_outs_count_less_with_outs_hazard_against_an_opponent_that_could_knock_at_once() -> None:
+    from app.ai.players import Context
+
+    # The opponent took nine cards from the pile that make three melds: nearly every sampled hand can knock.
+    known = mask("Tc Jc Qc 9d Td Jd 5h 5d 5c")
+    near = position("As 2s 3s 4c 4h 4s 8h 8c 9s 9h Kh", opp_known=known, discards=18, stock_size=20)
+    far = position("As 2s 3s 4c 4h 4s 8h 8c 9s 9h Kh", discards=4, stock_size=20)
+
+    def live(k: Knowledge, hazard: float) -> float:
+        return sum(Context(k, replace(EXPERT, outs_hazard=hazard), random.Random(0)).live.values())
+
+    assert live(near, 1.0) < 0.2 * live(near, 0.0)
+    assert live(far, 1.0) > 0.8 * live(far, 0.0)
