@@ -88,6 +88,9 @@ class Style:
     """Issue 15, stop 35: the outs' credit shrinks by this share of the chance that the opponent could knock
     at once (the share of the knock's sampled opponent hands with 10 deadwood or less): an out is worth
     nothing to a hand the opponent ends first (0: outs count by the stock alone)."""
+    take_to_knock: bool = False
+    """Issue 15, stop 35: take a face-up card the heuristic would pass when, taken, it allows a knock that
+    ``should_knock`` approves (the heuristic weighs hand values, not the knock a card opens)."""
     pile_bias: float = 0.5
     """With ``lookahead``: how much a face-up card that makes no meld must beat the expected stock card by
     (taking it shows the opponent what I collect)."""
@@ -543,6 +546,8 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
             return _search_draw(ctx, rng)
         if k.can_take and _take_pile(ctx):
             return TAKE_DISCARD
+        if style.take_to_knock and k.can_take and _knocks_after_taking(k, style, rng):
+            return TAKE_DISCARD
         return DRAW_STOCK
     # Discard phase (R9-R12).
     if style.discard_lookahead:
@@ -589,6 +594,14 @@ def particle_undercut_share(ctx: Context, kept: int, rng: random.Random) -> floa
     hands, weights = particles(k, ctx.weights, rng, PARTICLE_CHECK, extra, style.consistency, style.consistency_depth)
     points = estimate_knock(kept, hands).points
     return sum(w for w, p in zip(weights, points, strict=True) if p < 0) / sum(weights)
+
+
+def _knocks_after_taking(k: Knowledge, style: Style, rng: random.Random) -> bool:
+    """``Style.take_to_knock``: whether, with the face-up card taken, a knock is allowed and approved."""
+    taken = replace(k, hand=k.hand | k.top, pile=k.pile[:-1], taken=k.top, phase=Phase.DISCARD, can_take=False)
+    ctx = Context(taken, style, rng)
+    knock_card, _ = knock_throw(ctx, taken.hand, taken.taken)
+    return bool(knock_card) and should_knock(ctx, taken.hand ^ knock_card, 0, rng)
 
 
 def knock_throw(ctx: Context, hand: int, forbidden: int) -> tuple[int, int]:

@@ -195,6 +195,8 @@ EXPERTS: dict[str, Style] = {
     # ... outs counting less by half (or in full) the chance that the opponent could knock at once.
     "expert-hz5": replace(EXPERT, outs_hazard=0.5),
     "expert-hz10": replace(EXPERT, outs_hazard=1.0),
+    # ... taking a face-up card the heuristic would pass when, taken, it allows a knock the rule approves.
+    "expert-take-knock": replace(EXPERT, take_to_knock=True),
     # ... and thinking longer on a knock: 120 or 300 sampled opponent hands for the fitted rule's estimate, not 40.
     "expert-ks120": replace(EXPERT, knock_samples=120),
     "expert-ks300": replace(EXPERT, knock_samples=300),

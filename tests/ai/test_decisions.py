@@ -315,3 +315,12 @@ def test_outs_count_less_with_outs_hazard_against_an_opponent_that_could_knock_a
 
     assert live(near, 1.0) < 0.2 * live(near, 0.0)
     assert live(far, 1.0) > 0.8 * live(far, 0.0)
+
+
+def test_take_to_knock_takes_a_face_up_card_that_opens_a_knock_the_heuristic_passes() -> None:
+    # Three melds and a loose king: the 9d, taken for the king, knocks with 9 on the hand's second turn;
+    # drawing blind promises a lower card on average, so the heuristic passes it.
+    k = position("As 2s 3s 4c 5c 6c 7d 7h 7s Kh", pile="2c 9d", phase=Phase.DRAW, stock_size=27, discards=2)
+    for seed in (0, 1, 2):
+        assert decide(k, EXPERT, random.Random(seed)).kind is ActionKind.DRAW_STOCK
+        assert decide(k, replace(EXPERT, take_to_knock=True), random.Random(seed)).kind is ActionKind.TAKE_DISCARD
