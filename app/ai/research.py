@@ -197,6 +197,12 @@ EXPERTS: dict[str, Style] = {
     "expert-hz10": replace(EXPERT, outs_hazard=1.0),
     # ... taking a face-up card the heuristic would pass when, taken, it allows a knock the rule approves.
     "expert-take-knock": replace(EXPERT, take_to_knock=True),
+    # ... reading the opponent's clues more or less sharply: partners of a card it took weighed x4 or x1.6
+    # (not x2.5), of a card it threw x0.35 or x0.8 (not x0.55).
+    "expert-tp4": replace(EXPERT, taken_partner=4.0),
+    "expert-tp16": replace(EXPERT, taken_partner=1.6),
+    "expert-dp35": replace(EXPERT, discarded_partner=0.35),
+    "expert-dp8": replace(EXPERT, discarded_partner=0.8),
     # ... and thinking longer on a knock: 120 or 300 sampled opponent hands for the fitted rule's estimate, not 40.
     "expert-ks120": replace(EXPERT, knock_samples=120),
     "expert-ks300": replace(EXPERT, knock_samples=300),
