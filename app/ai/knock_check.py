@@ -50,7 +50,7 @@ from app.ai.players import (
 )
 from app.engine import VOID_STOCK, Action, ActionKind, GameState, Phase, PlayerView, Seat, apply, masks, view
 
-__all__ = ["HeldOutChance", "KnockChance", "gain", "held_out", "knock_chance", "knocks", "load", "main", "save"]
+__all__ = ["HeldOutChance", "KnockPosition", "gain", "held_out", "knock_chance", "knocks", "load", "main", "save"]
 
 DIGITS = 4
 """The features are saved to this many decimals (a rule's choice changes only on a knife's edge)."""
@@ -69,7 +69,7 @@ class HeldOutChance:
 
 
 @dataclass(frozen=True, slots=True)
-class KnockChance:
+class KnockPosition:
     """A position where the player to move may knock (not Gin): what a knock rule is asked about there."""
 
     ctx: Context
@@ -83,7 +83,7 @@ class KnockChance:
     """The knock settled against the opponent hands the player's style samples."""
 
 
-def knock_chance(seen: PlayerView, style: Style, rng: random.Random) -> KnockChance | None:
+def knock_chance(seen: PlayerView, style: Style, rng: random.Random) -> KnockPosition | None:
     """The knock chance in ``seen``, sampled with ``rng``; None where the player may not knock, or only
     with Gin. The coin of ``knock_fit`` and the held-out chances here read a position the same way."""
     if seen.phase is not Phase.DISCARD:
@@ -95,7 +95,7 @@ def knock_chance(seen: PlayerView, style: Style, rng: random.Random) -> KnockCha
     if not knock_card or deadwood == 0:
         return None
     kept = k.hand ^ knock_card
-    return KnockChance(ctx, throw, knock_card, kept, estimate_knock(kept, knock_samples(ctx, rng)))
+    return KnockPosition(ctx, throw, knock_card, kept, estimate_knock(kept, knock_samples(ctx, rng)))
 
 
 def knocks(weights: Sequence[float], chance: HeldOutChance) -> bool:
