@@ -152,6 +152,20 @@ class Style:
     """Knock, whatever the margin, when at least this share of the sampled knocks win the match (issue 15,
     stop 27; 0: never). The margin prices what waiting may still gain in this hand, but points past the
     target win nothing more, while each turn waited gives the opponent one more chance to go out first."""
+    urgent_score: int = 0
+    """Knock at once, whatever the rule, once the opponent has at least this many points and at most
+    ``urgent_undercut`` of the sampled knocks are undercut (0: never). Near the target nearly any hand the
+    opponent wins ends the match, so winning this hand now counts for more than the points waiting may add."""
+    urgent_undercut: float = 0.35
+    wary_score: int = 0
+    """Never knock (Gin aside) once the opponent has at least this many points and more than
+    ``wary_undercut`` of the sampled knocks are undercut (0: never): an undercut then ends the match."""
+    wary_undercut: float = 0.1
+    near_score: int = 0
+    near_outs: float = 0.0
+    """Once the opponent has at least ``near_score`` points (0: never), a live out is worth ``near_outs``
+    points in place of ``outs``: any hand the opponent wins then ends the match, so the deadwood I would pay
+    counts for little against the chance of going out first."""
     rerank: tuple[float, ...] = ()
     """Issue 15, stop 28: among the ``rerank_width`` best discards by the heuristic, throw the one a learned
     linear value prefers, with these weights (points a hand) for the kept hand's deadwood, its live outs
@@ -227,8 +241,10 @@ cards."""
 # against Hard on decks it was not chosen on (the Expert before is research's ``expert-selffit16``, then
 # ``expert-danger4``). Until stop 29 it was Hard with a search that could veto its knocks
 # (``expert-knockfit``; before stop 28 ``expert-margin``): on the fitted rule that search gained nothing
-# (docs/ai.md, "Expert").
-EXPERT = replace(HARD, knock_fit=SELF_FIT, danger=4.0, outs=1.2)
+# (docs/ai.md, "Expert"). Since stop 36, once the opponent has 75 points, a live out is worth 2 points: most
+# hands it wins then end the match, whatever deadwood I pay (research's ``expert-near75-outs``; the Expert
+# before is ``expert-d4-outs12``).
+EXPERT = replace(HARD, knock_fit=SELF_FIT, danger=4.0, outs=1.2, near_score=75, near_outs=2.0)
 FULL_STOCK = 31
 """The stock after the deal and the upcard (R4): what it lost since is the number of blind draws."""
 PILE_TAKE_LIMIT = 16
@@ -272,14 +288,15 @@ class Context:
         if style.outs_hazard and style.knock_samples:
             stage *= 1.0 - style.outs_hazard * _near_share(_knock_samples(self, rng, _knock_extra_draws(self)))
         self.live = {b: (1.0 - self.probs.get(b, 0.0)) * stage for b in bits_of(k.unseen)}
+        self.outs = style.near_outs if style.near_score and k.opp_score >= style.near_score else style.outs
         self._danger: dict[int, float] = {}
         self.particles_checked = False  # particle_undercut_share was asked
 
     def value(self, hand: int) -> float:
         """Lower is better: deadwood, less a credit for live cards that would make melds."""
         dw = deadwood_of_mask(hand)
-        if self.style.outs:
-            return dw - self.style.outs * outs_weight(hand, self.live)
+        if self.outs:
+            return dw - self.outs * outs_weight(hand, self.live)
         return dw
 
     def discard_cost(self, card: int) -> float:
@@ -401,6 +418,8 @@ def should_knock(ctx: Context, kept: int, wait_card: int, rng: random.Random, ma
         _draw_the_rest(ctx, extra)
     if style.close_out and _match_winning_share(k, est.points) >= style.close_out:
         return True
+    if style.urgent_score and k.opp_score >= style.urgent_score and est.undercut_rate <= style.urgent_undercut:
+        return True
     if margin is None:
         margin = style.knock_margin
     margin += style.knock_margin_per_card * k.stock_size - style.knock_margin_per_deadwood * dw
@@ -421,6 +440,8 @@ def should_knock(ctx: Context, kept: int, wait_card: int, rng: random.Random, ma
     elif est.mean_points <= margin:
         return False
     if est.undercut_rate > style.max_undercut:
+        return False
+    if style.wary_score and k.opp_score >= style.wary_score and est.undercut_rate > style.wary_undercut:
         return False
     if style.particle_undercut < 1.0 and particle_undercut_share(ctx, kept, rng) > style.particle_undercut:
         return False

@@ -117,6 +117,9 @@ VETO = replace(MARGIN_HARD, search_samples=40, search_veto=True, search_draws=6)
 MARGIN_EXPERT = replace(VETO, search_width=1, knock_margin=12.0)
 # EXPERT from stop 29 to stop 33: Hard knocking by the rule fitted against Hard (expert-selffit16).
 SELF_FIT_EXPERT = replace(HARD, knock_fit=SELF_FIT)
+# EXPERT in stops 34 and 35: the same, with a danger charge of 4 and outs at 1.2. The variants of stops 35
+# and 36 are built on it, so that each name keeps re-running what was measured.
+D4_OUTS12_EXPERT = replace(SELF_FIT_EXPERT, danger=4.0, outs=1.2)
 EXPERTS: dict[str, Style] = {
     "expert": EXPERT,
     # Expert until issue 15's stop 28, on the margin Hard: its figures in docs/ai.md re-run under this name.
@@ -174,38 +177,38 @@ EXPERTS: dict[str, Style] = {
     "expert-danger0": replace(SELF_FIT_EXPERT, danger=0.0),
     "expert-pf2": replace(SELF_FIT_EXPERT, particles=120),
     "expert-d4pf": replace(SELF_FIT_EXPERT, danger=4.0, particles=120),
-    "expert-d4-outs12": replace(SELF_FIT_EXPERT, danger=4.0, outs=1.2),
+    "expert-d4-outs12": D4_OUTS12_EXPERT,
     # Issue 15, stop 35: the draw's constants and the wait for Gin, against Hard, on EXPERT: a face-up card
     # that makes no meld taken when it beats the expected stock card by 0 or 1 point (not 0.5); outs fading
     # from 14 or 26 stock cards (not 20); waiting for Gin with up to 4 points of deadwood (not 2).
-    "expert-pile0": replace(EXPERT, pile_bias=0.0),
-    "expert-pile1": replace(EXPERT, pile_bias=1.0),
-    "expert-fade14": replace(EXPERT, outs_fade=14),
-    "expert-fade26": replace(EXPERT, outs_fade=26),
-    "expert-gin4": replace(EXPERT, gin_wait_deadwood=4),
+    "expert-pile0": replace(D4_OUTS12_EXPERT, pile_bias=0.0),
+    "expert-pile1": replace(D4_OUTS12_EXPERT, pile_bias=1.0),
+    "expert-fade14": replace(D4_OUTS12_EXPERT, outs_fade=14),
+    "expert-fade26": replace(D4_OUTS12_EXPERT, outs_fade=26),
+    "expert-gin4": replace(D4_OUTS12_EXPERT, gin_wait_deadwood=4),
     # ... outs worth 1.6 (not 1.2), a danger charge of 3 (not 4).
-    "expert-outs16": replace(EXPERT, outs=1.6),
-    "expert-danger3": replace(EXPERT, danger=3.0),
+    "expert-outs16": replace(D4_OUTS12_EXPERT, outs=1.6),
+    "expert-danger3": replace(D4_OUTS12_EXPERT, danger=3.0),
     # ... the fitted knock rule's constant term 5 points lower (knocks less) or higher (knocks more): it was
     # fitted on Hard's throws, and Expert's now differ.
-    "expert-int-5": replace(EXPERT, knock_fit=(SELF_FIT[0] - 5.0, *SELF_FIT[1:])),
-    "expert-int+5": replace(EXPERT, knock_fit=(SELF_FIT[0] + 5.0, *SELF_FIT[1:])),
+    "expert-int-5": replace(D4_OUTS12_EXPERT, knock_fit=(SELF_FIT[0] - 5.0, *SELF_FIT[1:])),
+    "expert-int+5": replace(D4_OUTS12_EXPERT, knock_fit=(SELF_FIT[0] + 5.0, *SELF_FIT[1:])),
     # ... each throw chosen among the 3 best by the expected deadwood after one more stock draw, as hard-look4.
-    "expert-look3": replace(EXPERT, discard_lookahead=3),
+    "expert-look3": replace(D4_OUTS12_EXPERT, discard_lookahead=3),
     # ... outs counting less by half (or in full) the chance that the opponent could knock at once.
-    "expert-hz5": replace(EXPERT, outs_hazard=0.5),
-    "expert-hz10": replace(EXPERT, outs_hazard=1.0),
+    "expert-hz5": replace(D4_OUTS12_EXPERT, outs_hazard=0.5),
+    "expert-hz10": replace(D4_OUTS12_EXPERT, outs_hazard=1.0),
     # ... taking a face-up card the heuristic would pass when, taken, it allows a knock the rule approves.
-    "expert-take-knock": replace(EXPERT, take_to_knock=True),
+    "expert-take-knock": replace(D4_OUTS12_EXPERT, take_to_knock=True),
     # ... reading the opponent's clues more or less sharply: partners of a card it took weighed x4 or x1.6
     # (not x2.5), of a card it threw x0.35 or x0.8 (not x0.55).
-    "expert-tp4": replace(EXPERT, taken_partner=4.0),
-    "expert-tp16": replace(EXPERT, taken_partner=1.6),
-    "expert-dp35": replace(EXPERT, discarded_partner=0.35),
-    "expert-dp8": replace(EXPERT, discarded_partner=0.8),
+    "expert-tp4": replace(D4_OUTS12_EXPERT, taken_partner=4.0),
+    "expert-tp16": replace(D4_OUTS12_EXPERT, taken_partner=1.6),
+    "expert-dp35": replace(D4_OUTS12_EXPERT, discarded_partner=0.35),
+    "expert-dp8": replace(D4_OUTS12_EXPERT, discarded_partner=0.8),
     # ... and thinking longer on a knock: 120 or 300 sampled opponent hands for the fitted rule's estimate, not 40.
-    "expert-ks120": replace(EXPERT, knock_samples=120),
-    "expert-ks300": replace(EXPERT, knock_samples=300),
+    "expert-ks120": replace(D4_OUTS12_EXPERT, knock_samples=120),
+    "expert-ks300": replace(D4_OUTS12_EXPERT, knock_samples=300),
     # ... with the search's veto on its knocks, as expert-knockfit has on Hard's.
     "expert-selffit-veto": replace(VETO, search_width=1, knock_fit=SELF_FIT),
     # ... and fitted once more, on expert-selffit16's own knock chances against Hard (seed 48).
@@ -216,6 +219,21 @@ EXPERTS: dict[str, Style] = {
             *(-228.62, -221.5, 28.53, 32.59, -49.14, 10.81),
         ),
     ),
+    # Issue 15, stop 36: knocking at once when the opponent is near the target (85 or 75 points), unless
+    # more than 35% of the sampled knocks are undercut.
+    "expert-urgent85": replace(D4_OUTS12_EXPERT, urgent_score=85),
+    "expert-urgent75": replace(D4_OUTS12_EXPERT, urgent_score=75),
+    # ... only when at most 5% of them are undercut; or, the other way, never knocking then when more than
+    # 10% of them are.
+    "expert-urgent85-u05": replace(D4_OUTS12_EXPERT, urgent_score=85, urgent_undercut=0.05),
+    "expert-wary85": replace(D4_OUTS12_EXPERT, wary_score=85),
+    # ... and knocking at once when 60% or 90% of the sampled knocks would win the match (close_out).
+    "expert-close6": replace(D4_OUTS12_EXPERT, close_out=0.6),
+    "expert-close9": replace(D4_OUTS12_EXPERT, close_out=0.9),
+    # ... and a live out worth 2 points, not 1.2, once the opponent has 85 points: the deadwood paid if it
+    # goes out no longer matters, only whether it does.
+    "expert-near-outs": replace(D4_OUTS12_EXPERT, near_score=85, near_outs=2.0),
+    "expert-near75-outs": replace(D4_OUTS12_EXPERT, near_score=75, near_outs=2.0),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person

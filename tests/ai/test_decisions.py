@@ -82,6 +82,53 @@ def test_a_knock_that_wins_the_match_is_made_under_the_margin_with_close_out() -
         assert decide(far, closing, random.Random(seed)).kind is ActionKind.DISCARD
 
 
+def test_a_knock_is_made_at_once_when_the_opponent_is_near_the_target_with_urgent_score() -> None:
+    # The same position, where Expert's fitted rule waits. With the opponent at 90 nearly any hand it
+    # wins ends the match (R2), so with ``urgent_score`` at 85 Expert knocks at once; at 40 it still waits.
+    hand, known = "As 2s 3s 4c 5c 6c 7d 7h 7s 4d Kh", mask("Tc Jc Qc 5h 5d")
+    urgent = replace(EXPERT, urgent_score=85)
+    for seed in (0, 1, 2):
+        near = position(hand, opp_known=known, stock_size=12, opp_stock_draws=6, discards=15, score=50, opp_score=90)
+        far = replace(near, opp_score=40)
+        assert decide(near, EXPERT, random.Random(seed)).kind is ActionKind.DISCARD
+        assert decide(near, urgent, random.Random(seed)).kind is ActionKind.KNOCK
+        assert decide(far, urgent, random.Random(seed)).kind is ActionKind.DISCARD
+
+
+def test_a_knock_likely_enough_to_be_undercut_waits_near_the_targets_end_with_wary_score() -> None:
+    # Expert knocks here at once (three sixes and Q-J-T of diamonds; 4d and 2c kept). Some sampled
+    # opponent hands undercut it: with the opponent at 90 an undercut ends the match (R2), so with
+    # ``wary_score`` at 85 Expert waits when more than a tenth of them do; at 40 it knocks as before.
+    wary = replace(EXPERT, wary_score=85)
+    for seed in (0, 1, 2):
+        near = position(
+            "2c 4d 6c 6h 6s 9d Ad Jd Qc Qd Td", stock_size=20, opp_stock_draws=5, discards=11, score=50, opp_score=90
+        )
+        assert decide(near, EXPERT, random.Random(seed)).kind is ActionKind.KNOCK
+        assert decide(near, wary, random.Random(seed)).kind is ActionKind.DISCARD
+        assert decide(replace(near, opp_score=40), wary, random.Random(seed)).kind is ActionKind.KNOCK
+
+
+def test_expert_counts_a_live_out_for_more_once_the_opponent_is_near_the_target() -> None:
+    # Qs and Jh are both 10 points. Shedding Jh keeps a little more in live outs (3.0 against 2.7), but
+    # the opponent is likelier to meld Jh, so at 1.2 points an out Expert sheds the safer Qs. Once the
+    # opponent has 75 points (here 90) most hands it wins end the match (R2) whatever deadwood Expert pays,
+    # and at two points an out (``near_outs``, issue 15, stop 36) the chance of going out first outweighs
+    # the risk: Jh goes. Without ``near_score`` (the Expert before) Qs goes at 90 too.
+    k = position(
+        "9s 6d Qd Qs Jh 2d 4h 9h Ts 4c 7d",
+        pile="7c",
+        stock_size=8,
+        opp_stock_draws=8,
+        discards=23,
+        score=50,
+        opp_score=90,
+    )
+    assert decide(k, EXPERT, random.Random(0)).card == Card.parse("Jh")
+    assert decide(replace(k, opp_score=74), EXPERT, random.Random(0)).card == Card.parse("Qs")
+    assert decide(k, replace(EXPERT, near_score=0), random.Random(0)).card == Card.parse("Qs")
+
+
 def test_the_weight_of_a_live_out_decides_between_a_card_that_waits_on_one_and_a_safer_card() -> None:
     # Qd and Ks are both 10 deadwood. Ks waits on Qs (J-Q-K of spades, Qs unseen); Qd waits on
     # nothing, but the opponent can meld it in more ways (two queens, Jd-Td or Jd-Kd) than Ks (two
