@@ -96,7 +96,7 @@ def test_a_knock_is_made_at_once_when_the_opponent_is_near_the_target_with_urgen
 
 
 def test_a_knock_likely_enough_to_be_undercut_waits_near_the_targets_end_with_wary_score() -> None:
-    # Expert knocks here at once (three sixes and Q-J-T of diamonds; 4d and 2c kept). Some sampled
+    # Expert knocks here at once, throwing Qc (three sixes and 9-T-J-Q of diamonds; Ad, 2c and 4d kept). Some sampled
     # opponent hands undercut it: with the opponent at 90 an undercut ends the match (R2), so with
     # ``wary_score`` at 85 Expert waits when more than a tenth of them do; at 40 it knocks as before.
     wary = replace(EXPERT, wary_score=85)
