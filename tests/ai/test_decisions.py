@@ -3,10 +3,11 @@
 import random
 from dataclasses import replace
 
-from app.ai.knowledge import OPP_PASSED, OPP_THREW, OPP_TOOK, Knowledge
-from app.ai.players import EASY, EXPERT, HARD, MARGIN_HARD, NORMAL, Style, decide
-from app.engine import Action, ActionKind, Card, Phase
-from tests.ai.conftest import mask
+from app.ai.evaluate import meld_outs
+from app.ai.knowledge import OPP_PASSED, OPP_THREW, OPP_TOOK, Knowledge, from_view
+from app.ai.players import EASY, EXPERT, HARD, MARGIN_HARD, NORMAL, Context, Style, decide, pile_margin
+from app.engine import Action, ActionKind, Card, Phase, view
+from tests.ai.conftest import mask, states
 
 
 def position(hand: str, pile: str = "2c", **extra: object) -> Knowledge:
@@ -324,11 +325,6 @@ def test_the_particle_check_makes_expert_wait_against_an_opponent_whose_moves_sa
 
 
 def test_the_pile_bias_is_what_a_face_up_card_that_makes_no_meld_must_beat_the_stock_by() -> None:
-    from app.ai.evaluate import meld_outs
-    from app.ai.knowledge import from_view
-    from app.ai.players import Context, pile_margin
-    from app.engine import view
-    from tests.ai.conftest import states
 
     # Positions where the bias alone decides are rare (about one draw in a thousand): seed 29 has one.
     draws = [
@@ -350,8 +346,6 @@ def test_the_pile_bias_is_what_a_face_up_card_that_makes_no_meld_must_beat_the_s
 
 
 def test_outs_count_less_with_outs_hazard_against_an_opponent_that_could_knock_at_once() -> None:
-    from app.ai.players import Context
-
     # The opponent took nine cards from the pile that make three melds: nearly every sampled hand can knock.
     known = mask("Tc Jc Qc 9d Td Jd 5h 5d 5c")
     near = position("As 2s 3s 4c 4h 4s 8h 8c 9s 9h Kh", opp_known=known, discards=18, stock_size=20)

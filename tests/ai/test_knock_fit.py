@@ -111,14 +111,12 @@ def test_the_draw_command_prints_a_weight_for_each_draw_feature(capsys: pytest.C
 
 
 def test_the_discard_experiment_tosses_between_the_two_best_throws_where_they_are_close() -> None:
-    # On stop 35's Expert, whose outs weigh the same at any score, so that the gap below is the heuristic's.
-    found = [
-        c for index in range(3) for c in chances("hard", index, seed=9, base="expert-d4-outs12", decision="discard")
-    ]
-    again = [
-        c for index in range(3) for c in chances("hard", index, seed=9, base="expert-d4-outs12", decision="discard")
-    ]
-    assert found == again
+    def tossed() -> list[KnockChance]:
+        # On stop 35's Expert, whose outs weigh the same at any score, so that the gap below is the heuristic's.
+        return [c for i in range(3) for c in chances("hard", i, seed=9, base="expert-d4-outs12", decision="discard")]
+
+    found = tossed()
+    assert found == tossed()
     assert {c.knocked for c in found} == {True, False}  # threw the second-best card, the best
     assert len(found) >= 6
     for chance in found:
