@@ -166,6 +166,12 @@ class Style:
     """Once the opponent has at least ``near_score`` points (0: never), a live out is worth ``near_outs``
     points in place of ``outs``: most hands the opponent wins then end the match, so the deadwood I would pay
     counts for little against the chance of going out first (Expert: 75 and 2, since stop 36)."""
+    near_own: int = 0
+    """... and once I have at least this many points myself (0: never): most hands I win then end the match,
+    however few points they bring, so going out first is again what counts."""
+    near_danger: float = 0.0
+    """... and a card the opponent may meld costs this charge in place of ``danger`` (0: as ever): feeding it
+    a meld then brings the match's end nearer, not just a hand's."""
     rerank: tuple[float, ...] = ()
     """Issue 15, stop 28: among the ``rerank_width`` best discards by the heuristic, throw the one a learned
     linear value prefers, with these weights (points a hand) for the kept hand's deadwood, its live outs
@@ -288,7 +294,11 @@ class Context:
         if style.outs_hazard and style.knock_samples:
             stage *= 1.0 - style.outs_hazard * _near_share(_knock_samples(self, rng, _knock_extra_draws(self)))
         self.live = {b: (1.0 - self.probs.get(b, 0.0)) * stage for b in bits_of(k.unseen)}
-        self.outs = style.near_outs if style.near_score and k.opp_score >= style.near_score else style.outs
+        near = (bool(style.near_score) and k.opp_score >= style.near_score) or (
+            bool(style.near_own) and k.score >= style.near_own
+        )
+        self.outs = style.near_outs if near else style.outs
+        self.danger = style.near_danger if near and style.near_danger else style.danger
         self._danger: dict[int, float] = {}
         self.particles_checked = False  # particle_undercut_share was asked
 
@@ -305,7 +315,7 @@ class Context:
         # The draw lookahead asks about the same few cards hundreds of times.
         cost = self._danger.get(card)
         if cost is None:
-            charge = self.style.danger + self.style.danger_late * (1.0 - self.k.stock_size / FULL_STOCK)
+            charge = self.danger + self.style.danger_late * (1.0 - self.k.stock_size / FULL_STOCK)
             cost = self._danger[card] = charge * danger(card, self.probs)
         return cost
 

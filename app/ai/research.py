@@ -234,6 +234,14 @@ EXPERTS: dict[str, Style] = {
     # goes out no longer matters, only whether it does.
     "expert-near-outs": replace(D4_OUTS12_EXPERT, near_score=85, near_outs=2.0),
     "expert-near75-outs": replace(D4_OUTS12_EXPERT, near_score=75, near_outs=2.0),
+    # Issue 15, stop 37, on EXPERT (outs at 2 from the opponent's 75): near the target a card the opponent may
+    # meld costs 6 or 2, not 4; and 120 sampled opponent hands for the knock's estimate, not 40 (stop 35's
+    # expert-ks120 leaned ahead).
+    "expert-near-danger6": replace(EXPERT, near_danger=6.0),
+    "expert-near-danger2": replace(EXPERT, near_danger=2.0),
+    "expert-near-ks120": replace(EXPERT, knock_samples=120),
+    # ... and outs at 2 once Expert itself has 85 points, when most hands it wins end the match too.
+    "expert-near-own85": replace(EXPERT, near_own=85),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person

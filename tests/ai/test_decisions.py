@@ -110,24 +110,41 @@ def test_a_knock_likely_enough_to_be_undercut_waits_near_the_targets_end_with_wa
         assert decide(replace(near, opp_score=40), wary, random.Random(seed)).kind is ActionKind.KNOCK
 
 
+def near_target_position(score: int, opp_score: int) -> Knowledge:
+    """A late hand where Qs and Jh are both 10 points and Jh keeps more live outs, at these match scores."""
+    return position(
+        "9s 6d Qd Qs Jh 2d 4h 9h Ts 4c 7d", pile="7c", stock_size=8, opp_stock_draws=8, discards=23,
+        score=score, opp_score=opp_score,
+    )  # fmt: skip
+
+
 def test_expert_counts_a_live_out_for_more_once_the_opponent_is_near_the_target() -> None:
     # Qs and Jh are both 10 points. Shedding Jh keeps a little more in live outs (3.0 against 2.7), but
     # the opponent is likelier to meld Jh, so at 1.2 points an out Expert sheds the safer Qs. Once the
     # opponent has 75 points (here 90) most hands it wins end the match (R2) whatever deadwood Expert pays,
     # and at two points an out (``near_outs``, issue 15, stop 36) the chance of going out first outweighs
     # the risk: Jh goes. Without ``near_score`` (the Expert before) Qs goes at 90 too.
-    k = position(
-        "9s 6d Qd Qs Jh 2d 4h 9h Ts 4c 7d",
-        pile="7c",
-        stock_size=8,
-        opp_stock_draws=8,
-        discards=23,
-        score=50,
-        opp_score=90,
-    )
+    k = near_target_position(score=50, opp_score=90)
     assert decide(k, EXPERT, random.Random(0)).card == Card.parse("Jh")
     assert decide(replace(k, opp_score=74), EXPERT, random.Random(0)).card == Card.parse("Qs")
     assert decide(k, replace(EXPERT, near_score=0), random.Random(0)).card == Card.parse("Qs")
+
+
+def test_near_danger_charges_more_for_a_card_the_opponent_may_meld_near_the_target() -> None:
+    # The hand above with the opponent at 90: outs at 2 shed Jh, which the opponent is likelier to meld.
+    # Charged 6 for that risk near the target, not 4 (``near_danger``, issue 15, stop 37), Expert keeps it.
+    k = near_target_position(score=50, opp_score=90)
+    assert decide(k, EXPERT, random.Random(0)).card == Card.parse("Jh")
+    assert decide(k, replace(EXPERT, near_danger=6.0), random.Random(0)).card == Card.parse("Qs")
+
+
+def test_near_own_counts_a_live_out_for_more_once_expert_itself_is_near_the_target() -> None:
+    # The same hand with the scores the other way round: Expert at 90, the opponent at 50. Expert sheds
+    # the safer Qs; with ``near_own`` at 85 (issue 15, stop 37) its outs count 2 and Jh goes. At 84 they don't.
+    k = near_target_position(score=90, opp_score=50)
+    assert decide(k, EXPERT, random.Random(0)).card == Card.parse("Qs")
+    assert decide(k, replace(EXPERT, near_own=85), random.Random(0)).card == Card.parse("Jh")
+    assert decide(replace(k, score=84), replace(EXPERT, near_own=85), random.Random(0)).card == Card.parse("Qs")
 
 
 def test_the_weight_of_a_live_out_decides_between_a_card_that_waits_on_one_and_a_safer_card() -> None:
