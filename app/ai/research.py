@@ -120,6 +120,9 @@ SELF_FIT_EXPERT = replace(HARD, knock_fit=SELF_FIT)
 # EXPERT in stops 34 and 35: the same, with a danger charge of 4 and outs at 1.2. The variants of stops 35
 # and 36 are built on it, so that each name keeps re-running what was measured.
 D4_OUTS12_EXPERT = replace(SELF_FIT_EXPERT, danger=4.0, outs=1.2)
+# EXPERT in stop 36: the same, with outs worth 2 once the opponent has 75 points. Stop 37's variants are built
+# on it, for the same reason.
+NEAR75_EXPERT = replace(D4_OUTS12_EXPERT, near_score=75, near_outs=2.0)
 EXPERTS: dict[str, Style] = {
     "expert": EXPERT,
     # Expert until issue 15's stop 28, on the margin Hard: its figures in docs/ai.md re-run under this name.
@@ -233,15 +236,15 @@ EXPERTS: dict[str, Style] = {
     # ... and a live out worth 2 points, not 1.2, once the opponent has 85 points: the deadwood paid if it
     # goes out no longer matters, only whether it does.
     "expert-near-outs": replace(D4_OUTS12_EXPERT, near_score=85, near_outs=2.0),
-    "expert-near75-outs": replace(D4_OUTS12_EXPERT, near_score=75, near_outs=2.0),
-    # Issue 15, stop 37, on EXPERT (outs at 2 from the opponent's 75): near the target a card the opponent may
-    # meld costs 6 or 2, not 4; and 120 sampled opponent hands for the knock's estimate, not 40 (stop 35's
-    # expert-ks120 leaned ahead).
-    "expert-near-danger6": replace(EXPERT, near_danger=6.0),
-    "expert-near-danger2": replace(EXPERT, near_danger=2.0),
-    "expert-near-ks120": replace(EXPERT, knock_samples=120),
+    "expert-near75-outs": NEAR75_EXPERT,
+    # Issue 15, stop 37, on the Expert of stop 36 (outs at 2 from the opponent's 75): near the target a card
+    # the opponent may meld costs 6 or 2, not 4; and 120 sampled opponent hands for the knock's estimate, not
+    # 40 (stop 35's expert-ks120 leaned ahead).
+    "expert-near-danger6": replace(NEAR75_EXPERT, near_danger=6.0),
+    "expert-near-danger2": replace(NEAR75_EXPERT, near_danger=2.0),
+    "expert-near-ks120": replace(NEAR75_EXPERT, knock_samples=120),
     # ... and outs at 2 once Expert itself has 85 points, when most hands it wins end the match too.
-    "expert-near-own85": replace(EXPERT, near_own=85),
+    "expert-near-own85": replace(NEAR75_EXPERT, near_own=85),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
