@@ -249,8 +249,10 @@ cards."""
 # (``expert-knockfit``; before stop 28 ``expert-margin``): on the fitted rule that search gained nothing
 # (docs/ai.md, "Expert"). Since stop 36, once the opponent has 75 points, a live out is worth 2 points: most
 # hands it wins then end the match, whatever deadwood I pay (research's ``expert-near75-outs``; the Expert
-# before is ``expert-d4-outs12``).
-EXPERT = replace(HARD, knock_fit=SELF_FIT, danger=4.0, outs=1.2, near_score=75, near_outs=2.0)
+# before is ``expert-d4-outs12``). Since stop 37 it weighs a knock on 120 sampled opponent hands, not 40: its
+# fitted rule then errs less often near its threshold (``expert-near-ks120``; the Expert before is
+# ``expert-near75-outs``), well inside its time for a decision (docs/ai.md, "Expert's decision time").
+EXPERT = replace(HARD, knock_fit=SELF_FIT, danger=4.0, outs=1.2, near_score=75, near_outs=2.0, knock_samples=120)
 FULL_STOCK = 31
 """The stock after the deal and the upcard (R4): what it lost since is the number of blind draws."""
 PILE_TAKE_LIMIT = 16

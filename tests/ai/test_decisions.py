@@ -98,9 +98,9 @@ def test_a_knock_is_made_at_once_when_the_opponent_is_near_the_target_with_urgen
 
 def test_a_knock_likely_enough_to_be_undercut_waits_near_the_targets_end_with_wary_score() -> None:
     # Expert knocks here at once, throwing Qc (three sixes and 9-T-J-Q of diamonds; Ad, 2c and 4d kept). Some sampled
-    # opponent hands undercut it: with the opponent at 90 an undercut ends the match (R2), so with
-    # ``wary_score`` at 85 Expert waits when more than a tenth of them do; at 40 it knocks as before.
-    wary = replace(EXPERT, wary_score=85)
+    # opponent hands undercut it (one in twenty to one in ten): with the opponent at 90 an undercut ends the
+    # match (R2), so with ``wary_score`` at 85 Expert waits when more than 3% of them do; at 40 it knocks as before.
+    wary = replace(EXPERT, wary_score=85, wary_undercut=0.03)
     for seed in (0, 1, 2):
         near = position(
             "2c 4d 6c 6h 6s 9d Ad Jd Qc Qd Td", stock_size=20, opp_stock_draws=5, discards=11, score=50, opp_score=90
