@@ -123,6 +123,8 @@ D4_OUTS12_EXPERT = replace(SELF_FIT_EXPERT, danger=4.0, outs=1.2)
 # EXPERT in stop 36: the same, with outs worth 2 once the opponent has 75 points. Stop 37's variants are built
 # on it, for the same reason.
 NEAR75_EXPERT = replace(D4_OUTS12_EXPERT, near_score=75, near_outs=2.0)
+# EXPERT since stop 37: the same, weighing a knock on 120 sampled hands.
+KS120_EXPERT = replace(NEAR75_EXPERT, knock_samples=120)
 EXPERTS: dict[str, Style] = {
     "expert": EXPERT,
     # Expert until issue 15's stop 28, on the margin Hard: its figures in docs/ai.md re-run under this name.
@@ -242,9 +244,11 @@ EXPERTS: dict[str, Style] = {
     # 40 (stop 35's expert-ks120 leaned ahead).
     "expert-near-danger6": replace(NEAR75_EXPERT, near_danger=6.0),
     "expert-near-danger2": replace(NEAR75_EXPERT, near_danger=2.0),
-    "expert-near-ks120": replace(NEAR75_EXPERT, knock_samples=120),
+    "expert-near-ks120": KS120_EXPERT,
     # ... and outs at 2 once Expert itself has 85 points, when most hands it wins end the match too.
     "expert-near-own85": replace(NEAR75_EXPERT, near_own=85),
+    # ... and, on stop 37's Expert, a charge of 2 for a card the opponent may meld near the target.
+    "expert-ks120-danger2": replace(KS120_EXPERT, near_danger=2.0),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
