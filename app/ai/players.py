@@ -249,9 +249,9 @@ cards."""
 # (``expert-knockfit``; before stop 28 ``expert-margin``): on the fitted rule that search gained nothing
 # (docs/ai.md, "Expert"). Since stop 36, once the opponent has 75 points, a live out is worth 2 points: most
 # hands it wins then end the match, whatever deadwood I pay (research's ``expert-near75-outs``; the Expert
-# before is ``expert-d4-outs12``). Since stop 37 it weighs a knock on 120 sampled opponent hands, not 40: its
-# fitted rule then errs less often near its threshold (``expert-near-ks120``; the Expert before is
-# ``expert-near75-outs``), well inside its time for a decision (docs/ai.md, "Expert's decision time").
+# before is ``expert-d4-outs12``). Since stop 37 it weighs a knock on 120 sampled opponent hands, not 40, so
+# that its fitted rule reads a less noisy estimate; it has the time (research's ``expert-near-ks120``; the
+# Expert before is ``expert-near75-outs``; docs/ai.md, "Thinking longer on the knock").
 EXPERT = replace(HARD, knock_fit=SELF_FIT, danger=4.0, outs=1.2, near_score=75, near_outs=2.0, knock_samples=120)
 FULL_STOCK = 31
 """The stock after the deal and the upcard (R4): what it lost since is the number of blind draws."""
