@@ -312,7 +312,7 @@ class Context:
         return dw
 
     def discard_cost(self, card: int) -> float:
-        if not self.style.danger:
+        if not self.danger:  # the charge in force here: ``near_danger`` may stand in for ``danger``
             return 0.0
         # The draw lookahead asks about the same few cards hundreds of times.
         cost = self._danger.get(card)

@@ -136,6 +136,9 @@ def test_near_danger_charges_more_for_a_card_the_opponent_may_meld_near_the_targ
     k = near_target_position(score=50, opp_score=90)
     assert decide(k, EXPERT, random.Random(0)).card == Card.parse("Jh")
     assert decide(k, replace(EXPERT, near_danger=6.0), random.Random(0)).card == Card.parse("Qs")
+    # The charge in force is near_danger's even for a style with no charge far from the target.
+    assert decide(k, replace(EXPERT, danger=0.0, near_danger=6.0), random.Random(0)).card == Card.parse("Qs")
+    assert decide(k, replace(EXPERT, danger=0.0), random.Random(0)).card == Card.parse("Jh")
 
 
 def test_near_own_counts_a_live_out_for_more_once_expert_itself_is_near_the_target() -> None:
