@@ -249,6 +249,20 @@ EXPERTS: dict[str, Style] = {
     "expert-near-own85": replace(NEAR75_EXPERT, near_own=85),
     # ... and, on stop 37's Expert, a charge of 2 for a card the opponent may meld near the target.
     "expert-ks120-danger2": replace(KS120_EXPERT, near_danger=2.0),
+    # Issue 15, stop 38: stop 37's Expert with 120 particles on every decision (opponent hands weighed by
+    # how well its last turns fit them, stop 26): the knock's samples and the cards' odds for danger and
+    # outs come from them. Stop 34's expert-pf2 and expert-d4pf had leaned either way.
+    "expert-ks120-pf": replace(KS120_EXPERT, particles=120),
+    # ... and stop 37's Expert knocking by a rule fitted against Hard with it holding the coin (its throws
+    # have changed since SELF_FIT was fitted on Hard's): python -m app.ai.knock_fit --base expert
+    # --against hard --seed 49 -n 3000 --spread 0.5.
+    "expert-refit": replace(
+        KS120_EXPERT,
+        knock_fit=(
+            *(-267.93, -5.42, -19.76, -24.83, 647.59, 377.12, -36.59, -16.03, 0.37, -0.2),
+            *(-356.69, -433.24, 36.1, 36.9, -130.69, 5.33),
+        ),
+    ),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
