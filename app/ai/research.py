@@ -253,9 +253,9 @@ EXPERTS: dict[str, Style] = {
     # how well its last turns fit them, stop 26): the knock's samples and the cards' odds for danger and
     # outs come from them. Stop 34's expert-pf2 and expert-d4pf had leaned either way.
     "expert-ks120-pf": replace(KS120_EXPERT, particles=120),
-    # ... and stop 37's Expert knocking by a rule fitted against Hard with it holding the coin (its throws
-    # have changed since SELF_FIT was fitted on Hard's): python -m app.ai.knock_fit --base expert
-    # --against hard --seed 49 -n 3000 --spread 0.5.
+    # ... and stop 37's Expert knocking by a rule fitted with itself holding the coin against Hard (SELF_FIT
+    # was fitted with Hard holding it; Expert's throws differ from Hard's since stop 34): python -m
+    # app.ai.knock_fit --base expert --against hard --seed 49 -n 3000 --spread 0.5.
     "expert-refit": replace(
         KS120_EXPERT,
         knock_fit=(
