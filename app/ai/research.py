@@ -263,6 +263,11 @@ EXPERTS: dict[str, Style] = {
             *(-356.69, -433.24, 36.1, 36.9, -130.69, 5.33),
         ),
     ),
+    # Issue 15, stop 39: stop 37's Expert, once the stock holds 10 cards or fewer, its throw chosen among the
+    # heuristic's three best by playing each out on 60 sampled deals, the playouts' players knocking at 5 or
+    # less, or at 8.
+    "expert-late10": replace(KS120_EXPERT, late_search=10),
+    "expert-late10-k8": replace(KS120_EXPERT, late_search=10, search_knock_at=8),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person

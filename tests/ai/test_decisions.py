@@ -385,3 +385,18 @@ def test_take_to_knock_takes_a_face_up_card_that_opens_a_knock_the_heuristic_pas
     for seed in (0, 1, 2):
         assert decide(k, EXPERT, random.Random(seed)).kind is ActionKind.DRAW_STOCK
         assert decide(k, replace(EXPERT, take_to_knock=True), random.Random(seed)).kind is ActionKind.TAKE_DISCARD
+
+
+def test_late_search_plays_the_best_throws_out_once_the_stock_is_short() -> None:
+    # Seed 308's second hand, 9 cards left in the stock: 2-3-4 of hearts and 3-4-5-6 of spades, with Ac, Ad,
+    # 4c and 5d loose. The opponent threw and passed only sevens and up, so it likely holds low cards and may
+    # meld either 4c or 5d. Expert's heuristic sheds 5d (it keeps the least deadwood); played out on 60 deals
+    # (``late_search``, issue 15, stop 39), shedding 4c is worth far more on every seed tried. Above the
+    # threshold the heuristic's card stands.
+    late = next(s for s in states(308, hands=2) if s.phase is Phase.DISCARD and len(s.stock) == 9)
+    k = from_view(view(late, late.turn))
+    search = replace(EXPERT, late_search=10)
+    for seed in (0, 1, 2):
+        assert decide(k, EXPERT, random.Random(seed)).card == Card.parse("5d")
+        assert decide(k, search, random.Random(seed)).card == Card.parse("4c")
+    assert decide(k, replace(search, late_search=8), random.Random(0)).card == Card.parse("5d")
