@@ -1,24 +1,30 @@
 """Seal bytes into an opaque, tamper-proof text token, and open it again.
 
 A saved game travels through the browser as a token; the server alone can read or
-forge one. A token is ``v1.<key id>.<Fernet token>``:
+forge one. A token is ``v2.<key id>.<url-safe base64 of nonce and ciphertext>``:
 
-- ``v1`` names the format: a zlib stream of the payload, encrypted and authenticated by
-  Fernet (AES-128-CBC with HMAC-SHA256). Tokens are sealed with zlib's level 0 (stored, not
-  compressed): compression would make a token's length depend on what it hides (a game
-  compresses better when the computer holds cards that repeat ones in its log), and the
-  length is visible to anyone. Tokens sealed compressed by earlier versions still open.
-- the key id is the first 8 hex digits of the SHA-256 of the sealing key. It is not
-  secret and not trusted; it only tells "sealed under a key we no longer have" apart
-  from "changed or damaged" when no key opens the token.
+- ``v2`` names the format: the payload encrypted and authenticated with AES-256-GCM-SIV
+  under a key derived (HKDF-SHA256) from the configured key, a random 96-bit nonce, and the
+  token's ``v2.<key id>.`` prefix as associated data. GCM-SIV stays safe if two random nonces
+  ever collide. The payload is not compressed: compression would make a token's length depend
+  on what it hides (a game compresses better when the computer holds cards that repeat ones in
+  its log), and the length is visible to anyone.
+- ``v1`` tokens (a zlib stream inside a Fernet token: AES-128-CBC with HMAC-SHA256) were sealed
+  by earlier versions; they still open, and are sealed again as ``v2`` by the next move. Fernet
+  built a cipher, a padder and an HMAC for every token, which cost a loaded server several
+  times what one AEAD call does (docs/operations.md, stop 40).
+- the key id is the first 8 hex digits of the SHA-256 of the configured key. It is not
+  secret; it tells "sealed under a key we no longer have" apart from "changed or damaged"
+  when no key opens the token.
 
-Several keys may be active at once (``MultiFernet``): the first seals, all of them
-open, so keys can be rotated without losing games in progress.
+Several keys may be active at once: the first seals, all of them open, so keys can be
+rotated without losing games in progress. A configured key is a Fernet key (32 bytes,
+url-safe base64), as it has always been.
 
 >>> from cryptography.fernet import Fernet
 >>> sealer = Sealer([Fernet.generate_key()])
 >>> token = sealer.seal(b"state")
->>> token.startswith("v1.")
+>>> token.startswith("v2.")
 True
 >>> sealer.unseal(token)
 b'state'
@@ -42,7 +48,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from cryptography.exceptions import InvalidTag
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
+from cryptography.hazmat.primitives.hashes import SHA256
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from app.settings import Settings
 
@@ -56,13 +66,14 @@ __all__ = [
     "UnknownVersionError",
 ]
 
-FORMAT_VERSION = "v1"
+FORMAT_VERSION = "v2"
+NONCE_BYTES = 12
 KEY_FILE_NAME = "secret.key"
 DEFAULT_MAX_TOKEN_CHARS = 64 * 1024
 DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024
 
 # Anchored with fullmatch; ASCII only, so no Unicode digits or letters slip through.
-_V1_TOKEN = re.compile(r"v1\.([0-9a-f]{8})\.([A-Za-z0-9_-]+={0,2})", re.ASCII)
+_TOKEN = re.compile(r"(v[12])\.([0-9a-f]{8})\.([A-Za-z0-9_-]+={0,2})", re.ASCII)
 _ANY_VERSION = re.compile(r"v[0-9]{1,9}", re.ASCII)
 
 
@@ -104,7 +115,7 @@ class OversizedTokenError(SealError):
 
 
 class Sealer:
-    """Seals and opens tokens with a list of Fernet keys: the first seals, all open."""
+    """Seals and opens tokens with a list of keys: the first seals, all open."""
 
     def __init__(
         self,
@@ -115,11 +126,14 @@ class Sealer:
     ) -> None:
         if not keys:
             raise ValueError("a Sealer needs at least one key")
-        fernets = [Fernet(key) for key in keys]
-        self._primary = fernets[0]
-        self._all = MultiFernet(fernets)
-        self._primary_id = _key_id(keys[0])
-        self._known_ids = frozenset(_key_id(key) for key in keys)
+        fernets = [Fernet(key) for key in keys]  # also checks each key's form
+        ids = [_key_id(key) for key in keys]
+        # Tried in order, so a token sealed under the first key is opened with one attempt.
+        self._aeads = [(key_id, _aead(key)) for key_id, key in zip(ids, keys, strict=True)]
+        self._primary_id, self._primary = self._aeads[0]
+        self._prefix = f"{FORMAT_VERSION}.{self._primary_id}."
+        self._fernets = MultiFernet(fernets)
+        self._known_ids = frozenset(ids)
         self.max_token_chars = max_token_chars
         self.max_payload_bytes = max_payload_bytes
 
@@ -136,14 +150,16 @@ class Sealer:
         return cls(keys, max_token_chars=settings.max_body_bytes)
 
     def seal(self, payload: bytes) -> str:
-        """Frame (uncompressed, see above), encrypt and sign ``payload`` under the first key.
+        """Encrypt and sign ``payload`` under the first key (not compressed, see above).
 
         The token's length is a function of the payload's length only.
         """
         if len(payload) > self.max_payload_bytes:
             raise OversizedTokenError("This game could not be saved: it is too large.")
-        sealed = self._primary.encrypt(zlib.compress(payload, 0)).decode("ascii")
-        token = f"{FORMAT_VERSION}.{self._primary_id}.{sealed}"
+        prefix = self._prefix
+        nonce = os.urandom(NONCE_BYTES)
+        sealed = nonce + self._primary.encrypt(nonce, payload, prefix.encode("ascii"))
+        token = prefix + base64.urlsafe_b64encode(sealed).decode("ascii")
         # A token this server could not open again must never leave it.
         if len(token) > self.max_token_chars:
             raise OversizedTokenError("This game could not be saved: it is too large.")
@@ -155,7 +171,7 @@ class Sealer:
         return payload
 
     def unseal_and_refresh(self, token: str) -> tuple[bytes, bool]:
-        """The payload, and whether it was sealed under an older key and should be re-sealed.
+        """The payload, and whether it should be sealed again (an older key, or a ``v1`` token).
 
         Raises only ``SealError`` subclasses, whatever ``token`` holds.
         """
@@ -163,25 +179,39 @@ class Sealer:
             raise DamagedTokenError
         if len(token) > self.max_token_chars:
             raise OversizedTokenError
-        match = _V1_TOKEN.fullmatch(token)
+        match = _TOKEN.fullmatch(token)
         if match is None:
             version = token.partition(".")[0]
-            if _ANY_VERSION.fullmatch(version) and version != FORMAT_VERSION:
+            if _ANY_VERSION.fullmatch(version) and version not in ("v1", FORMAT_VERSION):
                 raise UnknownVersionError
             raise DamagedTokenError
-        key_id, fernet_token = match.group(1), match.group(2).encode("ascii")
+        version, key_id, body = match.groups()
+        if version == "v1":
+            return self._open_v1(key_id, body.encode("ascii")), True
         try:
-            compressed = self._primary.decrypt(fernet_token)
-            stale = False
-        except InvalidToken:
+            sealed = base64.urlsafe_b64decode(body)
+        except ValueError:  # binascii.Error: bad padding
+            raise DamagedTokenError from None
+        nonce, ciphertext = sealed[:NONCE_BYTES], sealed[NONCE_BYTES:]
+        associated = f"{version}.{key_id}.".encode("ascii")
+        for position, (_, aead) in enumerate(self._aeads):
             try:
-                compressed = self._all.decrypt(fernet_token)
-                stale = True
-            except InvalidToken:
-                if key_id in self._known_ids:
-                    raise DamagedTokenError from None
-                raise UnknownKeyError from None
-        return self._decompress(compressed), stale
+                payload = aead.decrypt(nonce, ciphertext, associated)
+            except (InvalidTag, ValueError):  # ValueError: a nonce too short to be one
+                continue
+            return payload, position > 0
+        if key_id in self._known_ids:
+            raise DamagedTokenError
+        raise UnknownKeyError
+
+    def _open_v1(self, key_id: str, fernet_token: bytes) -> bytes:
+        try:
+            compressed = self._fernets.decrypt(fernet_token)
+        except InvalidToken:
+            if key_id in self._known_ids:
+                raise DamagedTokenError from None
+            raise UnknownKeyError from None
+        return self._decompress(compressed)
 
     def _decompress(self, compressed: bytes) -> bytes:
         # Bounded, so that a small token cannot expand into gigabytes (a zip bomb).
@@ -238,6 +268,12 @@ def _write_new_key(path: Path) -> None:
             os.link(temporary, path)
     finally:
         os.unlink(temporary)
+
+
+def _aead(key: str | bytes) -> AESGCMSIV:
+    # Its own key for the v2 format, derived from the configured one: the same key never serves two ciphers.
+    derived = HKDF(SHA256(), 32, salt=None, info=b"gin-rummy saved game v2").derive(base64.urlsafe_b64decode(key))
+    return AESGCMSIV(derived)
 
 
 def _key_id(key: str | bytes) -> str:

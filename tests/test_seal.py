@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 from cryptography.fernet import Fernet
+from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
+from cryptography.hazmat.primitives.hashes import SHA256
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +36,9 @@ OTHER_KEY = Fernet.generate_key()
 
 SEALER = Sealer([NEW_KEY, OLD_KEY])
 TOKEN = SEALER.seal(b'{"hand": ["As", "2s", "3s"], "scores": [0, 0]}')
+KEY_ID = TOKEN.split(".")[1]
+# As versions before stop 40 sealed: a stored zlib stream in a Fernet token.
+V1_TOKEN = f"v1.{KEY_ID}.{Fernet(NEW_KEY).encrypt(zlib.compress(b'older game', 0)).decode()}"
 TOKEN_ALPHABET = string.ascii_letters + string.digits + "-_=."
 
 # Fernet work is quick but a shared 2-core CI runner is not; no per-example deadline.
@@ -49,12 +55,15 @@ def test_round_trip(payload: bytes) -> None:
     assert SEALER.unseal(SEALER.seal(payload)) == payload
 
 
-def test_token_format_is_version_key_id_fernet() -> None:
-    version, key_id, fernet_token = TOKEN.split(".")
-    assert version == "v1"
+def test_token_format_is_version_key_id_then_nonce_and_aes_gcm_siv() -> None:
+    version, key_id, body = TOKEN.split(".")
+    assert version == "v2"
     assert len(key_id) == 8
     assert all(character in string.hexdigits for character in key_id)
-    assert zlib.decompress(Fernet(NEW_KEY).decrypt(fernet_token)).startswith(b'{"hand"')
+    key = HKDF(SHA256(), 32, salt=None, info=b"gin-rummy saved game v2").derive(base64.urlsafe_b64decode(NEW_KEY))
+    sealed = base64.urlsafe_b64decode(body)
+    payload = AESGCMSIV(key).decrypt(sealed[:12], sealed[12:], f"v2.{key_id}.".encode())
+    assert payload.startswith(b'{"hand"')
 
 
 def test_a_tokens_length_depends_on_the_payloads_length_only() -> None:
@@ -66,9 +75,26 @@ def test_a_tokens_length_depends_on_the_payloads_length_only() -> None:
 
 
 def test_tokens_sealed_compressed_by_earlier_versions_still_open() -> None:
-    key_id = TOKEN.split(".")[1]
-    token = f"v1.{key_id}.{Fernet(NEW_KEY).encrypt(zlib.compress(b'older game', 9)).decode()}"
+    token = f"v1.{KEY_ID}.{Fernet(NEW_KEY).encrypt(zlib.compress(b'older game', 9)).decode()}"
     assert SEALER.unseal(token) == b"older game"
+
+
+def test_v1_tokens_open_and_ask_to_be_sealed_again_as_v2() -> None:
+    assert SEALER.unseal_and_refresh(V1_TOKEN) == (b"older game", True)
+    old_key_v1 = f"v1.{KEY_ID}.{Fernet(OLD_KEY).encrypt(zlib.compress(b'older game', 0)).decode()}"
+    assert SEALER.unseal(old_key_v1) == b"older game"
+    with pytest.raises(UnknownKeyError):
+        Sealer([OTHER_KEY]).unseal(V1_TOKEN)
+
+
+def test_the_key_id_is_authenticated() -> None:
+    # Changing the id a token names makes it another token: it does not open.
+    other_id = "0" * 8 if KEY_ID != "0" * 8 else "1" * 8
+    with pytest.raises(UnknownKeyError):
+        SEALER.unseal(TOKEN.replace(KEY_ID, other_id, 1))
+    old_id = Sealer([OLD_KEY]).seal(b"").split(".")[1]
+    with pytest.raises(DamagedTokenError):
+        SEALER.unseal(TOKEN.replace(KEY_ID, old_id, 1))
 
 
 def test_tokens_are_not_deterministic() -> None:
@@ -100,10 +126,10 @@ def test_two_spellings_of_one_key_share_a_key_id() -> None:
     assert Sealer([respelled.decode()]).unseal(TOKEN) == SEALER.unseal(TOKEN)
 
 
-@pytest.mark.parametrize("version", ["v0", "v2", "v10", "v999999999"])
+@pytest.mark.parametrize("version", ["v0", "v3", "v10", "v999999999"])
 def test_other_format_versions_are_reported(version: str) -> None:
     with pytest.raises(UnknownVersionError):
-        SEALER.unseal(version + TOKEN.removeprefix("v1"))
+        SEALER.unseal(version + TOKEN.removeprefix("v2"))
 
 
 @pytest.mark.parametrize(
@@ -122,6 +148,11 @@ def test_other_format_versions_are_reported(version: str) -> None:
         TOKEN.split(".", 1)[1],
         TOKEN.split(".")[2],
         "v1.zzzzzzzz." + TOKEN.split(".")[2],
+        "v2.zzzzzzzz." + TOKEN.split(".")[2],
+        "v1." + TOKEN.split(".", 1)[1],
+        "v2." + V1_TOKEN.split(".", 1)[1],
+        f"v2.{KEY_ID}.AAAA",  # shorter than a nonce
+        f"v2.{KEY_ID}.A",  # not base64
         "v١." + TOKEN.split(".", 1)[1],  # an Arabic-Indic digit, not ASCII
         TOKEN[:-4] + "ÿÿÿÿ",
     ],
@@ -138,10 +169,10 @@ def test_non_text_is_damaged(not_text: object) -> None:
 
 
 @fuzz
-@given(st.data())
-def test_any_flipped_bit_inside_the_fernet_token_is_damaged(data: st.DataObject) -> None:
-    version, key_id, fernet_token = TOKEN.split(".")
-    raw = bytearray(base64.urlsafe_b64decode(fernet_token))
+@given(st.data(), st.sampled_from([TOKEN, V1_TOKEN]))
+def test_any_flipped_bit_inside_the_sealed_part_is_damaged(data: st.DataObject, token: str) -> None:
+    version, key_id, sealed = token.split(".")
+    raw = bytearray(base64.urlsafe_b64decode(sealed))
     position = data.draw(st.integers(0, len(raw) - 1))
     raw[position] ^= 1 << data.draw(st.integers(0, 7))
     flipped = base64.urlsafe_b64encode(bytes(raw)).decode()
@@ -159,11 +190,10 @@ def test_a_changed_character_never_yields_another_payload(data: st.DataObject) -
         payload = SEALER.unseal(changed)
     except SealError:
         return
-    # Two harmless changes: the key id is only a hint (every key is tried), and base64's
-    # last character can carry unused bits.
+    # One harmless change: base64's last character can carry unused bits. (The key id is
+    # authenticated, test_the_key_id_is_authenticated.)
     assert payload == SEALER.unseal(TOKEN)
-    key_id_positions = range(len("v1."), len("v1.") + 8)
-    assert position in key_id_positions or position >= len(TOKEN) - 3
+    assert position >= len(TOKEN) - 3
 
 
 @pytest.mark.parametrize("length", range(len(TOKEN)))
@@ -194,11 +224,10 @@ def test_well_formed_random_tokens_raise_only_seal_errors(token: str) -> None:
 
 
 @fuzz
-@given(st.text(alphabet=TOKEN_ALPHABET, max_size=200))
-def test_forged_fernet_parts_under_a_known_key_id_are_damaged(forged: str) -> None:
-    key_id = TOKEN.split(".")[1]
+@given(st.text(alphabet=TOKEN_ALPHABET, max_size=200), st.sampled_from(["v1", "v2"]))
+def test_forged_sealed_parts_under_a_known_key_id_are_damaged(forged: str, version: str) -> None:
     with pytest.raises(DamagedTokenError):
-        SEALER.unseal(f"v1.{key_id}.{forged}")
+        SEALER.unseal(f"{version}.{KEY_ID}.{forged}")
 
 
 def test_oversized_token_is_refused_before_any_work() -> None:

@@ -95,7 +95,7 @@ def test_a_tampered_save_shows_a_message_and_is_kept_until_new_match(table: Tabl
     table.open()
     table.new_match()
     good = table.stored()
-    assert good and good.startswith("v1.")
+    assert good and good.startswith("v2.")
     tampered = good[:40] + ("A" if good[40] != "A" else "B") + good[41:]
     table.page.evaluate(f"localStorage.setItem('{SAVE_KEY}', {tampered!r})")
     table.page.reload()

@@ -91,7 +91,7 @@ def test_docker_compose_up_serves_a_healthy_game_with_its_key_in_the_named_volum
     with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
         response = client.post("/game/new", data={"level": "easy"}, headers=HX)
         assert response.status_code == 200, response.text[:2000]
-        assert token_of(response).startswith("v1.")
+        assert token_of(response).startswith("v2.")
     top = docker("top", container, "-eo", "pid,uid,args").stdout.splitlines()[1:]
     # GIN_WORKERS=2: uvicorn's supervisor and its two workers, all uid 10001.
     assert len(top) >= 3 and all(line.split()[1] == "10001" for line in top), top

@@ -339,7 +339,7 @@ class HttpGame(RuleBasedStateMachine):
         assert posted is not None
         token = posted.token
         at = data.draw(st.integers(0, len(token) - 1), label="position")
-        # A shift, not a character: Fernet's random IV makes each run's token differ, and what is
+        # A shift, not a character: the seal's random nonce makes each run's token differ, and what is
         # drawn must not depend on it (hypothesis replays examples).
         shift = data.draw(st.integers(1, 94), label="shift")
         replacement = chr((ord(token[at]) - 32 + shift) % 95 + 32)  # another printable ASCII character
