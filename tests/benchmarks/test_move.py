@@ -1,4 +1,4 @@
-"""benchmarks.move: the game mix plays through the whole app with either register, each answer read as the page would."""
+"""benchmarks.move: the game mix plays through the whole app with either register, read as the page would."""
 
 from __future__ import annotations
 
