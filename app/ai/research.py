@@ -268,8 +268,9 @@ EXPERTS: dict[str, Style] = {
     # less, or at 8.
     "expert-late10": replace(KS120_EXPERT, late_search=10),
     "expert-late10-k8": replace(KS120_EXPERT, late_search=10, search_knock_at=8),
-    # Stop 40: the same search from 16 cards left in the stock.
+    # Stop 40: the same search from 16 cards left in the stock, and from 6.
     "expert-late16": replace(KS120_EXPERT, late_search=16),
+    "expert-late6": replace(KS120_EXPERT, late_search=6),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
