@@ -129,8 +129,8 @@ class Sealer:
         fernets = [Fernet(key) for key in keys]  # also checks each key's form
         ids = [_key_id(key) for key in keys]
         # Tried in order, so a token sealed under the first key is opened with one attempt.
-        self._aeads = [(key_id, _aead(key)) for key_id, key in zip(ids, keys, strict=True)]
-        self._primary_id, self._primary = self._aeads[0]
+        self._aeads = [_aead(key) for key in keys]
+        self._primary_id, self._primary = ids[0], self._aeads[0]
         self._prefix = f"{FORMAT_VERSION}.{self._primary_id}."
         self._associated = self._prefix.encode("ascii")  # what the token says it is, sealed with it
         self._fernets = MultiFernet(fernets)
@@ -194,7 +194,7 @@ class Sealer:
             raise DamagedTokenError from None
         nonce, ciphertext = sealed[:NONCE_BYTES], sealed[NONCE_BYTES:]
         associated = f"{version}.{key_id}.".encode("ascii")
-        for position, (_, aead) in enumerate(self._aeads):
+        for position, aead in enumerate(self._aeads):
             try:
                 payload = aead.decrypt(nonce, ciphertext, associated)
             except (InvalidTag, ValueError):  # ValueError: a nonce too short to be one
