@@ -90,11 +90,14 @@ def assert_moved_on(response: Any, latest: str) -> None:
     assert carried_token(response) == latest
 
 
-def assert_still_plays(client: TestClient, sealer: Sealer, token: str, state: GameState) -> None:
+def assert_still_plays(client: TestClient, sealer: Sealer, token: str, state: GameState) -> str:
+    """The save in ``token`` draws, from exactly where it was; the token the answer carries."""
     response = move(client, token, stamp(state))
-    assert response.status_code == 200
-    after = open_save(sealer, carried_token(response)).state
+    assert response.status_code == 200, response.text[:1000]
+    carried = carried_token(response)
+    after = open_save(sealer, carried).state
     assert after.log[: len(state.log)] == state.log and after.log[len(state.log)].kind == "draw_stock"
+    return carried
 
 
 def same_sealed_bytes(sealer: Sealer, changed: str, token: str) -> bool:
@@ -183,11 +186,7 @@ def test_a_save_sealed_by_an_earlier_version_plays_on_and_comes_back_sealed_as_t
     token, state = a_game_at_the_draw(client, sealer)
     v1 = f"v1.{token.split('.')[1]}.{Fernet(NEW_KEY).encrypt(zlib.compress(sealer.unseal(token), 0)).decode()}"
     with TestClient(serve([NEW_KEY], tmp_path / "upgraded")) as upgraded:
-        response = move(upgraded, v1, stamp(state))
-        assert response.status_code == 200, response.text[:1000]
-        assert carried_token(response).startswith("v2.")
-        after = open_save(sealer, carried_token(response)).state
-        assert after.log[: len(state.log)] == state.log and after.log[len(state.log)].kind == "draw_stock"
+        assert assert_still_plays(upgraded, sealer, v1, state).startswith("v2.")
 
 
 def test_a_save_payload_of_another_format_version_is_refused_and_says_why(client: TestClient, sealer: Sealer) -> None:
