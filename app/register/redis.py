@@ -4,6 +4,12 @@ Each match is one key, ``gin-rummy:latest:<match id>``, holding the latest token
 after ``GIN_REGISTER_IDLE_SECONDS`` without a request. The compare and set is a Lua script,
 which Redis runs atomically: no other command runs between its read and its write.
 
+A busy worker has many requests in flight, and each used to send its own swap: redis-py's
+path through its connection pool, for one command and its answer, was most of what a request
+paid Redis. So the swaps that requests make while one batch is on its way wait for it and
+then go together, one pipeline (not a transaction: each script is atomic on its own, and
+they run in the order they were asked for). A lone request's swap goes at once, as before.
+
 What it guarantees follows Redis's own persistence: with ``appendonly yes`` and
 ``appendfsync everysec`` a crash loses at most about a second of moves, and a failover to a
 replica the moves not yet copied to it; a lost move reads as an unknown match, and the
@@ -12,12 +18,14 @@ browser's save is taken as it is posted.
 
 from __future__ import annotations
 
+import asyncio
 import time
-from typing import Any
+from dataclasses import dataclass, field
+from hashlib import sha1
 from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 
 from app.register import RegisterUnavailable
 from app.startup import StartupError
@@ -49,14 +57,24 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
+@dataclass(slots=True)
+class _Swap:
+    key: str
+    expected: str
+    latest: str
+    answer: asyncio.Future[str | None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
 class RedisRegister:
     """The latest token of each match in Redis; see the module's docstring."""
 
     def __init__(self, client: redis.asyncio.Redis, url: str, idle_seconds: int) -> None:
         self._client = client
-        self._swap_script: Any = client.register_script(_SWAP)
+        self._swap_sha = sha1(_SWAP.encode()).hexdigest()
         self.name = f"Redis at {redacted(url)}"
         self._idle_ms = str(idle_seconds * 1000)
+        self._waiting: list[_Swap] = []  # asked for while a batch was on its way
+        self._sender: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str, *, idle_seconds: int) -> RedisRegister:
@@ -79,13 +97,53 @@ class RedisRegister:
         return register
 
     async def swap(self, match: str, expected: str, latest: str) -> str | None:
+        swap = _Swap(KEY_PREFIX + match, expected, latest)
+        self._waiting.append(swap)
+        if self._sender is None:
+            self._sender = asyncio.create_task(self._send_waiting())
+        return await swap.answer
+
+    async def _send_waiting(self) -> None:
+        """Send what is waiting, one batch at a time, until nothing is."""
+        batch: list[_Swap] = []
         try:
-            current: str | None = await self._swap_script(
-                keys=[KEY_PREFIX + match], args=[expected, latest, self._idle_ms]
-            )
+            while self._waiting:
+                batch, self._waiting = self._waiting, []
+                await self._send(batch)
+        except BaseException as error:  # cancelled at shutdown: no request is left waiting
+            for swap in (*batch, *self._waiting):
+                if not swap.answer.done():
+                    swap.answer.set_exception(RegisterUnavailable(f"{self.name}: {error!r}"))
+            self._waiting = []
+            raise
+        finally:
+            self._sender = None
+
+    async def _send(self, batch: list[_Swap]) -> None:
+        try:
+            answers = await self._pipeline(batch)
+            if any(isinstance(answer, NoScriptError) for answer in answers):
+                # Redis restarted or its scripts were flushed; a refused script did nothing.
+                await self._client.script_load(_SWAP)
+                again = [swap for swap, answer in zip(batch, answers, strict=True) if isinstance(answer, NoScriptError)]
+                answers_again = iter(await self._pipeline(again))
+                answers = [next(answers_again) if isinstance(a, NoScriptError) else a for a in answers]
         except (RedisError, OSError) as error:
-            raise RegisterUnavailable(f"{self.name}: {error}") from error
-        return current
+            answers = [error] * len(batch)
+        for swap, answer in zip(batch, answers, strict=True):
+            if swap.answer.done():  # its request was cancelled
+                continue
+            if isinstance(answer, BaseException):
+                swap.answer.set_exception(RegisterUnavailable(f"{self.name}: {answer}"))
+            else:
+                swap.answer.set_result(answer if isinstance(answer, str) else None)
+
+    async def _pipeline(self, batch: list[_Swap]) -> list[object]:
+        async with self._client.pipeline(transaction=False) as pipe:
+            for swap in batch:
+                pipe.evalsha(self._swap_sha, 1, swap.key, swap.expected, swap.latest, self._idle_ms)
+            answers: list[object] = await pipe.execute(raise_on_error=False)
+        return answers
 
     async def ping(self) -> None:
         try:

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis.asyncio
 
 import app.register.sqlite as sqlite_store
 from app.register import Register, RegisterUnavailable, open_register
+from app.register.redis import RedisRegister
 from app.register.sqlite import BUSY_SECONDS, CHECKPOINT_SECONDS, SQLiteRegister
 from app.settings import Settings
 from app.startup import StartupError
@@ -148,6 +150,95 @@ def test_a_stopped_redis_makes_swaps_and_pings_fail_loudly() -> None:
 
     with running_redis() as server:
         run(scenario(server.url, server.stop))
+
+
+def test_swaps_asked_at_once_on_one_connection_are_each_answered_as_if_alone(open_store: OpenRegister) -> None:
+    """As a busy worker asks: many requests' swaps in flight together, some racing for one match."""
+
+    async def scenario() -> None:
+        register = await open_store()
+        for n in range(30):
+            assert await register.swap(f"m{n}", "", f"t{n}") is None
+        moves = [register.swap(f"m{n}", f"t{n}", f"t{n}-next") for n in range(30)]
+        replays = [register.swap(f"m{n}", f"t{n}", f"t{n}-replayed") for n in range(0, 30, 3)]
+        stale = [register.swap(f"m{n}", "old", f"t{n}-stale") for n in range(1, 30, 3)]
+        answers = await asyncio.gather(*moves, *replays, *stale)
+        assert answers[:30] == [None] * 30  # asked first, so played first
+        assert answers[30:40] == [f"t{n}-next" for n in range(0, 30, 3)]  # the double tap gets the result
+        assert answers[40:] == [f"t{n}-next" for n in range(1, 30, 3)]
+        assert await register.swap("m29", "t29-next", "done") is None
+        await register.close()
+
+    run(scenario())
+
+
+def test_the_redis_register_sends_the_swaps_asked_meanwhile_together(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One pipeline per batch, not one round trip per request: what makes Redis cheap for a busy worker.
+    batches: list[int] = []
+    pipeline = RedisRegister._pipeline
+
+    async def counted(self: RedisRegister, batch: list[Any]) -> list[object]:
+        batches.append(len(batch))
+        return await pipeline(self, batch)
+
+    monkeypatch.setattr(RedisRegister, "_pipeline", counted)
+
+    async def scenario() -> None:
+        register = await open_register(Settings(register_url=redis_url))
+        assert await register.swap("lone", "", "t") is None  # a lone swap goes at once, alone
+        answers = await asyncio.gather(*(register.swap(f"m{n}", "", f"t{n}") for n in range(40)))
+        assert answers == [None] * 40
+        await register.close()
+
+    run(scenario())
+    assert batches == [1, 40]
+
+
+def test_the_redis_register_loads_its_script_again_when_redis_has_lost_it(redis_url: str) -> None:
+    async def scenario() -> None:
+        register = await open_register(Settings(register_url=redis_url))
+        assert await register.swap("m1", "", "t1") is None
+        other = redis.asyncio.Redis.from_url(redis_url)
+        await other.script_flush()  # as a restarted Redis that kept its data but not its scripts
+        await other.aclose()
+        answers = await asyncio.gather(register.swap("m1", "t1", "t2"), register.swap("m2", "", "u1"))
+        assert list(answers) == [None, None]
+        assert await register.swap("m1", "t1", "x") == "t2"
+        await register.close()
+
+    run(scenario())
+
+
+def test_a_redis_stopped_under_a_batch_fails_every_swap_in_it_and_the_next_ones() -> None:
+    async def scenario(url: str, stop: Callable[[], None]) -> None:
+        register = await open_register(Settings(register_url=url))
+        assert await register.swap("m0", "", "t0") is None
+        stop()
+        answers = await asyncio.gather(*(register.swap(f"m{n}", "", "t") for n in range(10)), return_exceptions=True)
+        assert all(isinstance(answer, RegisterUnavailable) for answer in answers), answers
+        with pytest.raises(RegisterUnavailable):
+            await register.swap("m0", "t0", "t1")
+        await register.close()
+
+    with running_redis() as server:
+        run(scenario(server.url, server.stop))
+
+
+def test_a_request_cancelled_while_its_swap_waits_leaves_the_others_answered(redis_url: str) -> None:
+    async def scenario() -> None:
+        register = await open_register(Settings(register_url=redis_url))
+        swaps = [asyncio.ensure_future(register.swap(f"m{n}", "", f"t{n}")) for n in range(5)]
+        await asyncio.sleep(0)
+        swaps[2].cancel()  # its client went away
+        answers = await asyncio.gather(*swaps, return_exceptions=True)
+        assert isinstance(answers[2], asyncio.CancelledError)
+        assert [answers[n] for n in (0, 1, 3, 4)] == [None] * 4
+        assert await register.swap("m0", "t0", "t0-next") is None
+        await register.close()
+
+    run(scenario())
 
 
 def test_a_locked_sqlite_file_makes_the_swap_fail_after_the_busy_timeout(tmp_path: Path) -> None:
