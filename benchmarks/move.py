@@ -14,6 +14,11 @@ when a hand ends, always posting the save the last answer carried, through the w
 computer's reply is part of each move, as on a server; its level's timing floor (an
 ``asyncio.sleep``) is not CPU time and is not counted.
 
+``--tables N`` plays N tables at once, each awaiting its answer before its next request, as ``wrk``'s
+connections do against a server: what the requests share while they are in flight together (the
+Redis register sends the swaps asked for meanwhile as one batch) then shows. The CPU time is then the
+round's, over its requests, and is not split by kind.
+
 ``--profile FILE`` also writes a ``cProfile`` of one round to FILE.
 """
 
@@ -150,7 +155,28 @@ async def play_round(app: FastAPI, requests: int, seed: int) -> dict[str, list[f
     return times
 
 
-async def _measure(requests: int, rounds: int, profile: Path | None, register: str) -> dict[str, float]:
+async def play_together(app: FastAPI, requests: int, seed: int, tables: int) -> float:
+    """Play ``requests`` requests of the game mix as ``tables`` tables at once: CPU seconds a request."""
+    left = requests
+
+    async def play(table: Table) -> None:
+        nonlocal left
+        while left > 0:
+            left -= 1
+            _kind, path, form = table.next_request()
+            status, body = await _call(app, path, urlencode(form).encode())
+            if status != 200:
+                raise RuntimeError(f"{path} answered {status}:\n{body[:2000]}")
+            table.read(body)
+
+    started = time.process_time()
+    await asyncio.gather(*(play(Table(random.Random(seed * 1000 + n))) for n in range(tables)))
+    return (time.process_time() - started) / requests
+
+
+async def _measure(
+    requests: int, rounds: int, profile: Path | None, register: str, tables: int = 1
+) -> dict[str, float]:
     with contextlib.ExitStack() as stack:
         scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="gin-move-"))
         url = stack.enter_context(running_redis()).url if register == "redis" else ""
@@ -163,10 +189,16 @@ async def _measure(requests: int, rounds: int, profile: Path | None, register: s
                 profiler = cProfile.Profile() if profile is not None and number == 0 else None
                 if profiler is not None:
                     profiler.enable()
-                times = await play_round(app, requests, seed=number + 1)
+                if tables > 1:
+                    per_round["all"].append(await play_together(app, requests, number + 1, tables))
+                    times = {}
+                else:
+                    times = await play_round(app, requests, seed=number + 1)
                 if profiler is not None and profile is not None:
                     profiler.disable()
                     profiler.dump_stats(profile)
+                if not times:
+                    continue
                 for kind, values in times.items():
                     per_round[kind].append(statistics.fmean(values))
                 per_round["all"].append(statistics.fmean([v for values in times.values() for v in values]))
@@ -174,13 +206,14 @@ async def _measure(requests: int, rounds: int, profile: Path | None, register: s
 
 
 def measure(
-    requests: int = 3000, rounds: int = 3, profile: Path | None = None, register: str = "sqlite"
+    requests: int = 3000, rounds: int = 3, profile: Path | None = None, register: str = "sqlite", tables: int = 1
 ) -> dict[str, float]:
     """Mean CPU seconds per request of each kind (and of ``all``), the median over ``rounds`` rounds.
 
     The CPU time is this process's: with ``register="redis"`` the Redis server's own work is not in it.
+    With ``tables`` over 1, only ``all``.
     """
-    return asyncio.run(_measure(requests, rounds, profile, register))
+    return asyncio.run(_measure(requests, rounds, profile, register, tables))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -191,10 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--register", choices=["sqlite", "redis"], default="sqlite", help="the move register's store (default sqlite)"
     )
+    parser.add_argument("--tables", type=int, default=1, help="tables playing at once (default 1)")
     options = parser.parse_args(argv)
-    figures = measure(options.requests, options.rounds, options.profile, options.register)
+    figures = measure(options.requests, options.rounds, options.profile, options.register, options.tables)
     print(
-        f"CPU ms per request, in process, {options.register} register "
+        f"CPU ms per request, in process, {options.register} register, {options.tables} table(s) at once "
         f"(median of {options.rounds} rounds of {options.requests} requests):"
     )
     for kind in sorted(figures, key=lambda k: (k == "all", k)):
