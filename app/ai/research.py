@@ -271,6 +271,11 @@ EXPERTS: dict[str, Style] = {
     # Stop 40: the same search from 16 cards left in the stock, and from 6.
     "expert-late16": replace(KS120_EXPERT, late_search=16),
     "expert-late6": replace(KS120_EXPERT, late_search=6),
+    # Stop 41: Hard against Hard knocked on none of about 200 chances to knock with 1-10 deadwood once the
+    # stock held 20 cards or fewer (only Gin, /tmp/s41/hardknock.py), so the playouts' players knock on Gin
+    # only (or on the last turn before a void), as Hard does there.
+    "expert-late10-k0": replace(KS120_EXPERT, late_search=10, search_knock_at=0),
+    "expert-late16-k0": replace(KS120_EXPERT, late_search=16, search_knock_at=0),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
