@@ -122,14 +122,19 @@ class RedisRegister:
     async def _send(self, batch: list[_Swap]) -> None:
         try:
             answers = await self._pipeline(batch)
-            if any(isinstance(answer, NoScriptError) for answer in answers):
-                # Redis restarted or its scripts were flushed; a refused script did nothing.
-                await self._client.script_load(_SWAP)
-                again = [swap for swap, answer in zip(batch, answers, strict=True) if isinstance(answer, NoScriptError)]
-                answers_again = iter(await self._pipeline(again))
-                answers = [next(answers_again) if isinstance(a, NoScriptError) else a for a in answers]
         except (RedisError, OSError) as error:
             answers = [error] * len(batch)
+        refused = [n for n, answer in enumerate(answers) if isinstance(answer, NoScriptError)]
+        if refused:
+            # Redis restarted or its scripts were flushed. A refused script did nothing, so those swaps
+            # are sent again; the others stand, whatever happens to these.
+            try:
+                await self._client.script_load(_SWAP)
+                again = await self._pipeline([batch[n] for n in refused])
+            except (RedisError, OSError) as error:
+                again = [error] * len(refused)
+            for n, answer in zip(refused, again, strict=True):
+                answers[n] = answer
         for swap, answer in zip(batch, answers, strict=True):
             if swap.answer.done():  # its request was cancelled
                 continue
