@@ -88,7 +88,8 @@ class RedisRegister:
         register = cls(client, url, idle_seconds)
         try:
             await register.ping()
-        except RegisterUnavailable as error:
+            await client.script_load(_SWAP)  # the first swaps need not be refused and sent again
+        except (RegisterUnavailable, RedisError, OSError) as error:
             await client.aclose()
             raise StartupError(
                 f"the move register at {redacted(url)} does not answer ({error.__cause__ or error}): "
