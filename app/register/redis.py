@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from hashlib import sha1
 from urllib.parse import urlsplit, urlunsplit
 
@@ -62,7 +62,7 @@ class _Swap:
     key: str
     expected: str
     latest: str
-    answer: asyncio.Future[str | None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    answer: asyncio.Future[str | None]
 
 
 class RedisRegister:
@@ -98,7 +98,7 @@ class RedisRegister:
         return register
 
     async def swap(self, match: str, expected: str, latest: str) -> str | None:
-        swap = _Swap(KEY_PREFIX + match, expected, latest)
+        swap = _Swap(KEY_PREFIX + match, expected, latest, asyncio.get_running_loop().create_future())
         self._waiting.append(swap)
         if self._sender is None:
             self._sender = asyncio.create_task(self._send_waiting())
