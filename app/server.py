@@ -31,6 +31,7 @@ from typing import Any
 from uvicorn._types import ASGIReceiveCallable, ASGISendCallable, Scope
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from app.logs import QueuedAccess
 from app.settings import get_settings
 
 __all__ = ["MAX_HEADER_BYTES", "RELEASE_TIME", "AnswerWrites", "GuardedHttpTools", "Outbox"]
@@ -57,6 +58,8 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._request_seconds = get_settings().request_seconds
         self._outbox: Outbox | None = None
+        # Each access goes to the access log's queue as its values, no record made (app.logs).
+        self.access_logger = QueuedAccess.over(self.access_logger)  # type: ignore[assignment]
         app, holding, loop = self.app, _holding(self.loop), self.loop
 
         async def letting_go_first(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
+import logging
 import re
 import socket
 import time
 from collections.abc import Iterator
 
 import pytest
+from uvicorn.config import Config
+from uvicorn.server import ServerState
 
 from app.ai import Level
-from app.server import MAX_HEADER_BYTES, AnswerWrites, Outbox
+from app.logs import QueuedAccess, QueuedAccessLog
+from app.server import MAX_HEADER_BYTES, AnswerWrites, GuardedHttpTools, Outbox
 from devtools.live import LiveServer, running_server
 
 pytestmark = pytest.mark.slow
@@ -194,3 +199,31 @@ def test_an_answer_cut_short_after_its_head_still_sends_the_head_before_closing(
     writes.write(HEAD_BLOCK)
     writes.close()
     assert sent.writes == [HEAD_BLOCK] and sent.closed
+
+
+def test_the_protocol_hands_accesses_to_the_queued_access_log_without_making_records() -> None:
+    # With the access log configured as gin-rummy configures it (app.logs.log_config), uvicorn's
+    # call to log an access goes straight to the queue: no LogRecord on the event loop.
+    logger = logging.getLogger("uvicorn.access")
+    kept = logger.handlers[:], logger.propagate
+    handler = QueuedAccessLog(io.StringIO())
+    logger.handlers[:], logger.propagate = [handler], False
+    loop = asyncio.new_event_loop()
+    try:
+        config = Config(app=_no_app, log_config=None)
+        config.load()
+        assert isinstance(protocol(config, loop).access_logger, QueuedAccess)
+        logger.propagate = True  # configured otherwise: uvicorn's logger, as it is
+        assert protocol(config, loop).access_logger is logger
+    finally:
+        loop.close()
+        logger.handlers[:], logger.propagate = kept
+        handler.close()
+
+
+def protocol(config: Config, loop: asyncio.AbstractEventLoop) -> GuardedHttpTools:
+    return GuardedHttpTools(config=config, server_state=ServerState(), app_state={}, _loop=loop)
+
+
+async def _no_app(scope: object, receive: object, send: object) -> None:
+    raise AssertionError("not called")

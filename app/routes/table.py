@@ -1,15 +1,22 @@
 """The table's actions: resume a saved game, start a match, choose a card, make a move.
 
 Every handler is thin: read the posted save, ask the engine (through ``app.web.play``), render.
+
+They are Starlette's plain routes (``routes``), not FastAPI's: a FastAPI route inspects and solves
+its endpoint's parameters on every request, and these take the request alone and read their form
+themselves (``app.routes.deps``). The moves are most of the server's work, and that layer was about
+3% of a move's instructions (docs/operations.md, "A leaner move").
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from fastapi import APIRouter, Request, Response
+from fastapi import Request, Response
 from starlette.concurrency import run_in_threadpool
+from starlette.routing import Route
 
 from app.ai import Level
 from app.engine import Action, EngineError
@@ -28,7 +35,21 @@ from app.server import RELEASE_TIME
 from app.web import UnreadableSave, computer_moved, open_save, play, start_match
 from app.web.review import NotReviewable, is_coached, review_view
 
-router = APIRouter(prefix="/game", tags=["table"])
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+routes: list[Route] = []
+"""The table's routes, in the order they are tried (``app.main`` puts them first)."""
+
+
+def post(path: str) -> Callable[[Endpoint], Endpoint]:
+    """Registers the decorated endpoint for ``POST /game{path}``."""
+
+    def add(endpoint: Endpoint) -> Endpoint:
+        routes.append(Route(f"/game{path}", endpoint, methods=["POST"]))
+        return endpoint
+
+    return add
+
 
 LEVEL_VALUES = ", ".join(level.value for level in Level)
 
@@ -58,7 +79,7 @@ async def wait_out(request: Request, level: Level, started: float) -> None:
         await asyncio.sleep(rest)
 
 
-@router.post("/resume")
+@post("/resume")
 async def resume(request: Request) -> Response:
     """Show the saved game (a reload, a new tab), or the new-match screen when there is none."""
     posted = await read_posted(request)
@@ -67,7 +88,7 @@ async def resume(request: Request) -> Response:
     return render_table(request, await commit(request, open_game(posted, sealer_of(request))))
 
 
-@router.post("/new")
+@post("/new")
 async def new_match(request: Request) -> Response:
     """Deal a new match; the starting player alternates from the posted match, if it can be read (R3)."""
     posted, sealer, rng = await read_posted(request), sealer_of(request), new_rng(request)
@@ -92,26 +113,26 @@ async def new_match(request: Request) -> Response:
     return render_table(request, await commit(request, game), announce_from=0)
 
 
-@router.post("/choose")
+@post("/choose")
 async def choose_new_match(request: Request) -> Response:
     """The new-match screen for a game in progress; nothing changes until a match is started."""
     game = await opened_game(request)
     return render_chooser(request, can_resume=True, level=game.saved.level)
 
 
-@router.post("/show")
+@post("/show")
 async def show(request: Request) -> Response:
     """Re-render the table with the hand sorted another way (not a move; choosing a card needs no request)."""
     return render_table(request, await commit(request, await current_game(request)))
 
 
-@router.post("/hint")
+@post("/hint")
 async def hint(request: Request) -> Response:
     """The table with Expert's suggested draw and discard (from the person's view only); not a move."""
     return render_table(request, await commit(request, await current_game(request)), with_hint=True)
 
 
-@router.post("/act")
+@post("/act")
 async def act(request: Request) -> Response:
     """Play the person's move, let the computer reply, and show the table."""
     game, rng = await current_game(request), new_rng(request)
@@ -139,7 +160,7 @@ def _whole_number(text: str) -> int | None:
     return int(text) if text.isdigit() and len(text) <= 4 else None
 
 
-@router.post("/review")
+@post("/review")
 async def review(request: Request) -> Response:
     """A finished hand of this match, move by move, with the coach's word on the person's choices.
 

@@ -2,7 +2,7 @@
 
 import random
 
-from app.engine import Action, ActionKind, Card, Phase, apply, legal_actions, new_match, view
+from app.engine import Action, ActionKind, Card, Phase, PlayerView, apply, legal_actions, new_match, view
 from tests.engine.states import make_state
 
 C = Card.parse
@@ -56,3 +56,23 @@ def test_the_deal_is_revealed_when_the_hand_is_over() -> None:
     v = view(s, 1)
     assert v.revealed_deal == s.deal
     assert v.last_hand is not None and v.last_hand.hands[0] == s.hands[0]
+
+
+def test_a_view_is_exactly_what_validating_its_fields_would_build() -> None:
+    # view() builds PlayerView without validation (its fields come from a validated state): each
+    # field must still hold the declared type, as validation would have made it, through whole matches.
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(5):  # five hands played at random, to their end (the deal revealed, the result)
+        s = new_match(rng)
+        while True:
+            for player in (0, 1):
+                v = view(s, player)
+                validated = PlayerView.model_validate(dict(v))
+                assert validated == v
+                assert all(type(getattr(validated, name)) is type(getattr(v, name)) for name in PlayerView.model_fields)
+                checked += 1
+            if s.phase.over:
+                break
+            s = apply(s, rng.choice(legal_actions(s)))
+    assert checked > 100
