@@ -20,7 +20,7 @@ from cryptography.fernet import Fernet
 from app.ai import Level
 from app.engine import ActionKind, GameState, Phase, legal_actions, replay
 from app.seal import Sealer
-from app.web import COMPUTER, SavedGame, UnreadableSave, open_save, seal_save
+from app.web import COMPUTER, SavedGame, UnreadableSave, open_save, seal_save, stamp
 from app.web.flow import play, start_match
 from app.web.saved import KEPT_HANDS, REMEMBERED_SAVES
 
@@ -179,3 +179,20 @@ def test_only_the_latest_sealed_saves_are_remembered_and_the_older_still_open() 
     opened = open_save(sealer, first)
     assert opened == saved
     assert opened is not saved  # forgotten, so opened in full
+
+
+def test_a_stamp_is_written_into_the_page_as_it_stands_so_it_holds_no_character_json_or_html_escapes() -> None:
+    # table.html writes hx-vals='{"at": "<stamp>"}' without the tojson filter.
+    rng = random.Random(5)
+    saved = start_match(Level.NORMAL, rng, None)
+    phases = set()
+    for _ in range(400):
+        at = stamp(saved.state)
+        assert re.fullmatch(r"[0-9a-z._]+", at), at
+        assert json.loads(f'{{"at": "{at}"}}') == {"at": at}
+        phases.add(saved.state.phase)
+        actions = legal_actions(saved.state)
+        if not actions:
+            break
+        saved = play(saved, rng.choice(actions), rng)
+    assert {Phase.DRAW, Phase.DISCARD} <= phases
