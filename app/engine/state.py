@@ -51,19 +51,15 @@ class Phase(StrEnum):
     MATCH_OVER = "match_over"
     """Someone reached 100 (R2)."""
 
-    @property
-    def in_play(self) -> bool:
-        """A hand is being played: the player to move has an upcard, a draw or a discard to decide."""
-        return self in _IN_PLAY
+    in_play: bool
+    """A hand is being played: the player to move has an upcard, a draw or a discard to decide."""
+    over: bool
+    """The hand has ended (and perhaps the match): its result is on the table."""
 
-    @property
-    def over(self) -> bool:
-        """The hand has ended (and perhaps the match): its result is on the table."""
-        return self in _OVER
-
-
-_IN_PLAY = frozenset({Phase.UPCARD, Phase.DRAW, Phase.DISCARD})
-_OVER = frozenset({Phase.HAND_OVER, Phase.MATCH_OVER})
+    def __init__(self, value: str) -> None:
+        # Attributes, not properties, as ActionKind's: asked many times a request.
+        self.over = value in ("hand_over", "match_over")
+        self.in_play = not self.over
 
 
 class ActionKind(StrEnum):
@@ -77,25 +73,19 @@ class ActionKind(StrEnum):
     KNOCK = "knock"
     NEXT_HAND = "next_hand"
 
-    @property
-    def draws(self) -> bool:
-        """The mover gains a card: from the stock, or the face-up card (R8, R9)."""
-        return self in _DRAWS
+    draws: bool
+    """The mover gains a card: from the stock, or the face-up card (R8, R9)."""
+    takes_pile: bool
+    """The mover takes the face-up card (the upcard or the top discard), which everyone sees."""
+    throws: bool
+    """The mover puts a card on the discard pile (a discard, or a knock's discard)."""
 
-    @property
-    def takes_pile(self) -> bool:
-        """The mover takes the face-up card (the upcard or the top discard), which everyone sees."""
-        return self in _TAKES_PILE
-
-    @property
-    def throws(self) -> bool:
-        """The mover puts a card on the discard pile (a discard, or a knock's discard)."""
-        return self in _THROWS
-
-
-_TAKES_PILE = frozenset({ActionKind.TAKE_UPCARD, ActionKind.TAKE_DISCARD})
-_DRAWS = _TAKES_PILE | {ActionKind.DRAW_STOCK}
-_THROWS = frozenset({ActionKind.DISCARD, ActionKind.KNOCK})
+    def __init__(self, value: str) -> None:
+        # Attributes of each member, not properties: the rules, every view and the players ask them
+        # of each event of a hand, dozens of times a request.
+        self.takes_pile = value in ("take_upcard", "take_discard")
+        self.draws = self.takes_pile or value == "draw_stock"
+        self.throws = value in ("discard", "knock")
 
 
 @dataclass(frozen=True, slots=True)
