@@ -5,7 +5,17 @@ from collections import Counter
 
 import pytest
 
-from app.engine import Card, InvalidCards, arrange, best_discard_deadwood, deadwood, discard_deadwoods, parse_cards
+from app.engine import (
+    Arrangement,
+    Card,
+    InvalidCards,
+    Meld,
+    arrange,
+    best_discard_deadwood,
+    deadwood,
+    discard_deadwoods,
+    parse_cards,
+)
 from app.engine.cards import DECK
 from tests.engine.oracle import oracle_deadwood
 
@@ -118,3 +128,15 @@ def test_wrong_sizes_and_duplicates_are_clear_errors() -> None:
         deadwood(["As", "2s"])  # type: ignore[list-item]
     with pytest.raises(InvalidCards):
         discard_deadwoods(DECK[:10])
+
+
+def test_an_arrangement_is_exactly_what_validating_its_fields_would_build() -> None:
+    # arrange() builds Arrangement without validation: its fields must hold the declared types.
+    rng = random.Random(8)
+    for size in [0, 3, 7, 10, 11] * 40:
+        a = arrange(rng.sample(DECK, size))
+        validated = Arrangement.model_validate(dict(a))
+        assert validated == a
+        assert all(type(m) is Meld for m in a.melds) and type(a.melds) is tuple
+        assert type(a.deadwood_cards) is tuple and all(type(c) is Card for c in a.deadwood_cards)
+        assert type(a.deadwood) is int
