@@ -172,6 +172,13 @@ class Style:
     near_danger: float = 0.0
     """... and a card the opponent may meld costs this charge in place of ``danger`` (0: as ever): feeding it
     a meld then brings the match's end nearer, not just a hand's."""
+    race_stock: int = 0
+    race_outs: float = 0.0
+    """Issue 15, stop 42: once the stock holds ``race_stock`` cards or fewer (0: never), a live out is worth
+    ``race_outs`` points in place of ``outs`` (still faded by ``outs_fade``). Stop 41 counted that Hard and
+    Expert then knock on hardly any chance but Gin: the hand is a race to Gin, where the deadwood kept counts
+    only if the opponent gins first, and the cards that may still make melds count for more (as ``near_outs``
+    does near the opponent's target). Measured against Hard (``expert-race20``); see docs/ai.md."""
     rerank: tuple[float, ...] = ()
     """Issue 15, stop 28: among the ``rerank_width`` best discards by the heuristic, throw the one a learned
     linear value prefers, with these weights (points a hand) for the kept hand's deadwood, its live outs
@@ -306,7 +313,12 @@ class Context:
         near = (bool(style.near_score) and k.opp_score >= style.near_score) or (
             bool(style.near_own) and k.score >= style.near_own
         )
-        self.outs = style.near_outs if near else style.outs
+        if near:
+            self.outs = style.near_outs
+        elif style.race_stock and k.stock_size <= style.race_stock:
+            self.outs = style.race_outs
+        else:
+            self.outs = style.outs
         self.danger = style.near_danger if near and style.near_danger else style.danger
         self._danger: dict[int, float] = {}
         self.particles_checked = False  # particle_undercut_share was asked

@@ -276,6 +276,10 @@ EXPERTS: dict[str, Style] = {
     # only (or on the last turn before a void), as Hard does there.
     "expert-late10-k0": replace(KS120_EXPERT, late_search=10, search_knock_at=0),
     "expert-late16-k0": replace(KS120_EXPERT, late_search=16, search_knock_at=0),
+    # Stop 42: once the stock holds 20 cards or fewer (where stop 41 saw Hard and Expert knock on hardly any
+    # chance but Gin), a live out is worth 2 points, not 1.2, as near the opponent's target since stop 36: in
+    # a race to Gin the deadwood kept counts only if the opponent gins first.
+    "expert-race20": replace(KS120_EXPERT, race_stock=20, race_outs=2.0),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
