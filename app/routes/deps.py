@@ -184,8 +184,14 @@ class Current:
     def state(self) -> GameState:
         return self.saved.state
 
+    # Made directly rather than with dataclasses.replace, which works out the fields anew on every
+    # call: every move makes two (docs/operations.md, "A leaner move").
     def moved_to(self, saved: SavedGame) -> Current:
-        return replace(self, saved=saved)
+        return Current(saved, self.posted, self.sealer)
+
+    def handed_out(self, token: str) -> Current:
+        """This game with ``token``, the sealed save the register now holds as the match's latest."""
+        return Current(self.saved, self.posted, self.sealer, token)
 
 
 class StaleTable(Exception):
@@ -232,7 +238,7 @@ async def commit(request: Request, game: Current) -> Current:
         logger.error("The move register is unavailable: %s", error)
         raise TableProblem(CANNOT_SAVE, status_code=503, can_resume=True) from None
     if latest is None:
-        return replace(game, token=token)
+        return game.handed_out(token)
     shown = open_game(replace(game.posted, token=latest, selected=None), game.sealer)
     raise StaleTable(replace(shown, token=latest), MOVED_ON)
 

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from fastapi import Request, Response
+from fastapi.responses import HTMLResponse
 
 from app.ai import Level
 from app.engine import view
 from app.routes.deps import Current
 from app.web import HUMAN, ChooserView, TableView, stamp, table_view
 from app.web.review import ReviewView
-from app.web.templating import templates
+from app.web.templating import render_blocks, templates
 
 __all__ = ["is_htmx", "render_chooser", "render_loading", "render_review", "render_table"]
 
 TABLE_TEMPLATE = "table.html"
 # The table and the live region: htmx swaps the first in place and the second out of band.
-_SWAPPED_BLOCKS = ["table", "announce"]
+_SWAPPED_BLOCKS = ("table", "announce")
 
 
 def is_htmx(request: Request) -> bool:
@@ -23,14 +24,14 @@ def is_htmx(request: Request) -> bool:
 
 
 def _render(request: Request, shown: TableView | ChooserView | ReviewView, status_code: int) -> Response:
-    partial = is_htmx(request)
-    response = templates.TemplateResponse(
-        request,
-        TABLE_TEMPLATE,
-        {"t": shown, "oob": partial},
-        status_code=status_code,
-        block_names=_SWAPPED_BLOCKS if partial else [],
-    )
+    response: Response
+    if is_htmx(request):
+        swapped = render_blocks(TABLE_TEMPLATE, _SWAPPED_BLOCKS, {"t": shown, "oob": True})
+        response = HTMLResponse(swapped, status_code=status_code)
+    else:
+        response = templates.TemplateResponse(
+            request, TABLE_TEMPLATE, {"t": shown, "oob": False}, status_code=status_code
+        )
     response.headers["Vary"] = "HX-Request"
     # The page carries the sealed save: no cache (shared or private) should keep a copy.
     response.headers["Cache-Control"] = "no-store"

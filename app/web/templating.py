@@ -1,16 +1,16 @@
-"""The Jinja2 environment shared by every page, with versioned static URLs (see ``app.security``)."""
+"""The Jinja2 environment shared by every page, with versioned static URLs (see ``app.security``),
+and the rendering of a template's blocks alone, for htmx's swaps (``render_blocks``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, MutableMapping
-from dataclasses import fields
 from functools import cache, lru_cache
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2_fragments.fastapi import Jinja2Blocks
+from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
 from app.ai import Level
@@ -21,7 +21,7 @@ from app.web.table.narration import Line
 from app.web.table.shortcuts import KEY_OF, SHORTCUTS, SHORTCUTS_DATA
 from app.words import Sentence
 
-__all__ = ["STATIC_DIR", "TEMPLATES_DIR", "htmx_path", "templates"]
+__all__ = ["STATIC_DIR", "TEMPLATES_DIR", "htmx_path", "render_blocks", "templates"]
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 
@@ -69,7 +69,7 @@ class _Environment(jinja2.Environment):
 
 
 # trim_blocks and lstrip_blocks keep the blank lines of template tags out of every response.
-templates = Jinja2Blocks(
+templates = Jinja2Templates(
     env=_Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=jinja2.select_autoescape(),
@@ -105,7 +105,7 @@ def mini(f: CardFace, extra: str = "") -> Markup:
 
 
 # Every field of a hand's card but its moves and line, which are drawn apart (card_moves, card_says).
-_DRAWN_FIELDS = tuple(f.name for f in fields(HandCard) if f.name not in ("moves", "says"))
+_DRAWN_FIELDS = tuple(f for f in HandCard._fields if f not in ("moves", "says"))
 _drawn_fields = attrgetter(*_DRAWN_FIELDS)
 _HAND_CARDS: dict[tuple[object, ...], Markup] = {}
 
@@ -183,6 +183,23 @@ _macros: Any = templates.env.get_template("_macros.html").module  # its macros, 
 templates.env.globals.update(
     {name: getattr(_macros, name) for name in ("level_choice", "level_fieldset", "move_buttons", "new_match_button")}
 )
+
+
+@cache  # templates change only with a release (auto_reload is off): one look-up, not Jinja's locked cache's
+def _template(name: str) -> jinja2.Template:
+    return templates.get_template(name)
+
+
+def render_blocks(name: str, blocks: Iterable[str], values: dict[str, Any]) -> str:
+    """The ``blocks`` of template ``name``, one after the other, rendered with ``values``.
+
+    All from one context: a context is a copy of every global, and making one per block (as the
+    jinja2-fragments library did) was a tenth of the blocks' rendering. A block's own ``set``s stay
+    in the block, so the blocks see the same values either way (tests/web/test_templating.py).
+    """
+    template = _template(name)
+    context = template.new_context(values)
+    return "".join(["".join(template.blocks[block](context)) for block in blocks])
 
 
 def _rendered_once_per_card(macro_name: str) -> dict[str, Markup]:

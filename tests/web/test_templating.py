@@ -8,7 +8,6 @@ show another card's markup. These render every card of real discard positions bo
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from markupsafe import Markup
 
@@ -16,7 +15,7 @@ from app.ai import Level
 from app.engine import Action, ActionKind, Card, Phase, apply, discard_deadwoods, new_match, parse_cards, view
 from app.web import HUMAN, TableView, table_view
 from app.web.table import FACES, HandCard
-from app.web.templating import card_moves, card_says, each, hand_card, log_line, mini, say, templates
+from app.web.templating import card_moves, card_says, each, hand_card, log_line, mini, render_blocks, say, templates
 
 MACROS = templates.env.get_template("_macros.html").module
 """The macros themselves, rendered afresh (``templating`` keeps the same module privately)."""
@@ -78,7 +77,7 @@ def test_a_card_of_another_position_with_other_moves_and_line_keeps_its_own_cont
     # The same card, once with a line and a Discard, once with neither: the control differs only in
     # its description, and each card's moves and line are its own.
     card = _discard_hands(1)[0][0]
-    bare = replace(card, moves=(), says=())
+    bare = card._replace(moves=(), says=())
     assert "aria-describedby" in hand_card(card)
     assert "aria-describedby" not in hand_card(bare)
     assert card_moves(bare) == Markup('<span class="moves"></span>')
@@ -108,15 +107,12 @@ def test_a_sentence_is_drawn_with_its_words_escaped_and_its_cards_named() -> Non
     assert say(("You <b> took ", Card.parse("7h"), ".")) is drawn  # remembered
 
 
-def test_the_direct_calls_render_what_jinjas_own_context_renders() -> None:
-    # templating's context calls its own helpers without Jinja's checks; the table must come out the same.
-    from jinja2.runtime import Context
-    from jinja2_fragments import render_blocks
-
+def _tables(count: int) -> list[TableView]:
+    """The person's tables of random play, a card chosen at random in half of them (those of a discard)."""
     rng = random.Random(5)
     shown: list[TableView] = []
     state = new_match(rng, starter=HUMAN)
-    while len(shown) < 40:
+    while len(shown) < count:
         if not state.phase.in_play:
             state = new_match(rng, starter=HUMAN)
             continue
@@ -125,9 +121,29 @@ def test_the_direct_calls_render_what_jinjas_own_context_renders() -> None:
             selected = rng.choice(seen.hand) if state.phase is Phase.DISCARD else None
             shown.append(table_view(seen, Level.NORMAL, match_id="m", token="t", at="a", selected=selected))
         state = apply(state, rng.choice(view(state, state.turn).legal_actions), rng)
+    return shown
+
+
+def test_the_swapped_blocks_from_one_context_are_each_block_from_its_own() -> None:
+    # render_blocks renders the table and the live region from one context; a block's own values
+    # (the table's `set`s) must not reach the next block, nor the first block's rendering change.
+    template = templates.get_template("table.html")
+    blocks = ("table", "announce")
+    for t in _tables(40):
+        values = {"t": t, "oob": True}
+        apart = "".join("".join(template.blocks[name](template.new_context(values))) for name in blocks)
+        assert render_blocks("table.html", blocks, values) == apart
+        assert apart.count('id="announce"') == 1 and 'hx-swap-oob="innerHTML"' in apart
+
+
+def test_the_direct_calls_render_what_jinjas_own_context_renders() -> None:
+    # templating's context calls its own helpers without Jinja's checks; the table must come out the same.
+    from jinja2.runtime import Context
+
+    shown = _tables(40)
 
     def rendered() -> list[str]:
-        return [render_blocks(templates.env, "table.html", ["table", "announce"], {"t": t, "oob": True}) for t in shown]
+        return [render_blocks("table.html", ("table", "announce"), {"t": t, "oob": True}) for t in shown]
 
     direct_context = templates.env.context_class
     assert direct_context is not Context
