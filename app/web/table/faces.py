@@ -12,9 +12,13 @@ __all__ = ["FACES", "CardFace", "face"]
 _TEXT_STYLE = "\ufe0e"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class CardFace:
-    """A card as drawn on screen: glyphs for the eye, the name for screen readers."""
+    """A card as drawn on screen: glyphs for the eye, the name for screen readers.
+
+    Made once per card (``FACES``), so compared and hashed by identity: the drawn hand's cards are
+    remembered by their faces (``app.web.templating``), and a field-by-field hash is Python code.
+    """
 
     code: str  # "7h": what the page posts back
     rank: str  # "7", "10", "K"
