@@ -185,7 +185,7 @@ class Current:
         return self.saved.state
 
     # Made directly rather than with dataclasses.replace, which works out the fields anew on every
-    # call: every move makes two (docs/operations.md, "A leaner move").
+    # call: every move makes two (docs/operations.md, "Leaner still").
     def moved_to(self, saved: SavedGame) -> Current:
         return Current(saved, self.posted, self.sealer)
 

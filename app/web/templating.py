@@ -194,12 +194,16 @@ def render_blocks(name: str, blocks: Iterable[str], values: dict[str, Any]) -> s
     """The ``blocks`` of template ``name``, one after the other, rendered with ``values``.
 
     All from one context: a context is a copy of every global, and making one per block (as the
-    jinja2-fragments library did) was a tenth of the blocks' rendering. A block's own ``set``s stay
-    in the block, so the blocks see the same values either way (tests/web/test_templating.py).
+    jinja2-fragments library did) was 1% of a move's instructions (docs/operations.md, "Leaner still").
+    A block's own ``set``s stay in the block, so the blocks see the same values either way
+    (tests/web/test_templating.py).
     """
     template = _template(name)
     context = template.new_context(values)
-    return "".join(["".join(template.blocks[block](context)) for block in blocks])
+    try:
+        return "".join(["".join(template.blocks[block](context)) for block in blocks])
+    except Exception:
+        template.environment.handle_exception()  # re-raises, with the template's lines in the traceback
 
 
 def _rendered_once_per_card(macro_name: str) -> dict[str, Markup]:
