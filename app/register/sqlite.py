@@ -44,6 +44,7 @@ CHECKPOINT_SECONDS = 1.0
 RESTART_FRAMES = 4096  # 16 MB of 4 KB pages: a few seconds of one busy worker's swaps
 LOG_SIZE_LIMIT = RESTART_FRAMES * 4096  # bytes the log's file is cut back to when it starts afresh
 SWEEP_EVERY_SECONDS = 600.0
+REFRESH_SECONDS = 3600.0  # how old a match's ``touched`` may grow before a swap writes it again
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS latest (match TEXT PRIMARY KEY, token TEXT NOT NULL, touched REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS latest_touched ON latest (touched)",
@@ -56,6 +57,9 @@ _SWAP = (
     "ON CONFLICT (match) DO UPDATE SET token = excluded.token, touched = excluded.touched "
     "WHERE latest.token = :expected OR latest.touched < :expired"
 )
+# Most swaps: the match moves on from the token the register holds, touched lately. The token alone
+# changes, which leaves the index on ``touched`` alone (see ``SQLiteRegister._swap``).
+_MOVE = "UPDATE latest SET token = :latest WHERE match = :match AND token = :expected AND touched >= :fresh"
 _READ = "SELECT token FROM latest WHERE match = ?"
 _TOUCH_HEALTH = (
     "INSERT INTO health (id, touched) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET touched = excluded.touched"
@@ -70,6 +74,8 @@ class SQLiteRegister:
         self.path = path
         self.name = f"SQLite file {path}"
         self.idle_seconds = idle_seconds
+        # An idle match so expires up to this much sooner than ``idle_seconds`` after its last move.
+        self._refresh_seconds = min(REFRESH_SECONDS, idle_seconds / 2)
         self._next_sweep = 0.0
         self._closing = threading.Event()
         self._checkpointer = threading.Thread(
@@ -117,11 +123,18 @@ class SQLiteRegister:
             "now": now,
             "expected": expected,
             "expired": now - self.idle_seconds,
+            "fresh": now - self._refresh_seconds,
         }
+        # A move from the held token of a match touched within the refresh period changes the
+        # token alone: ``touched`` and its index stay as they are, which took a swap from about
+        # 52 to 30 µs and its log from 3.3 pages to 1.3 (docs/operations.md, "Leaner still").
+        # Anything else (a new match, one touched longer ago, a refused or expired token) goes
+        # through the upsert below, which also sets ``touched``. Each statement is atomic alone.
+        moved = self._db.execute(_MOVE, values).rowcount == 1
         # Between a refused swap and the read, the row can only move on (or, swept, vanish: then
         # the match is unknown and the swap is tried again, as the register would have taken it).
         for _ in range(3):
-            if self._db.execute(_SWAP, values).rowcount == 1:
+            if moved or self._db.execute(_SWAP, values).rowcount == 1:
                 if now >= self._next_sweep:
                     self._sweep(now)
                 return None

@@ -295,6 +295,31 @@ def test_under_steady_swaps_the_log_starts_afresh_and_stays_short(
     assert longest < 4 * 1024 * 1024 < written, f"the log reached {longest / 1e6:.1f} MB"
 
 
+def test_a_move_within_the_refresh_period_changes_the_token_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The common swap leaves `touched` (and its index) alone; one after the refresh period sets it again.
+    monkeypatch.setattr(sqlite_store, "REFRESH_SECONDS", 0.5)
+    register = SQLiteRegister.open(tmp_path / "register.sqlite3", idle_seconds=IDLE)
+
+    def touched() -> float:
+        value: float = register._db.execute("SELECT touched FROM latest WHERE match = 'm1'").fetchone()[0]
+        return value
+
+    try:
+        assert register._swap("m1", "", "t1") is None
+        first = touched()
+        assert register._swap("m1", "t1", "t2") is None
+        assert touched() == first
+        assert register._swap("m1", "t1", "t2-from-t1") == "t2"  # refused as ever
+        time.sleep(0.6)
+        assert register._swap("m1", "t2", "t3") is None
+        assert touched() > first + 0.5
+        assert register._swap("m1", "t2", "x") == "t3"
+    finally:
+        run(register.close())
+
+
 def test_swaps_only_append_to_the_log_and_a_thread_of_the_register_checkpoints_it(tmp_path: Path) -> None:
     # A checkpoint fsyncs: on the event loop it would stall every request while the disk works.
     async def scenario() -> None:
