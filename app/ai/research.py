@@ -280,6 +280,8 @@ EXPERTS: dict[str, Style] = {
     # chance but Gin), a live out is worth 2 points, not 1.2, as near the opponent's target since stop 36: in
     # a race to Gin the deadwood kept counts only if the opponent gins first.
     "expert-race20": replace(KS120_EXPERT, race_stock=20, race_outs=2.0),
+    # Issue 15, stop 43: three times the samples again, 360 sampled opponent hands for the knock's estimate.
+    "expert-ks360": replace(KS120_EXPERT, knock_samples=360),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
