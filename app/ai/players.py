@@ -179,6 +179,13 @@ class Style:
     Expert then knock on hardly any chance but Gin: the hand is a race to Gin, where the deadwood kept counts
     only if the opponent gins first, and the cards that may still make melds count for more (as ``near_outs``
     does near the opponent's target). Measured against Hard (``expert-race20``); see docs/ai.md."""
+    race_deadwood: float = 1.0
+    """Issue 15, stop 43: in the same race (``race_stock``, and not near the opponent's target), the hand's
+    deadwood counts at this share of its points in the hand value that ranks the throws and weighs the draw
+    (1: as ever). Stop 42's larger ``race_outs`` changed the one price of an out; this weighs the deadwood less
+    instead, for the same reason (in a race to Gin the deadwood kept counts only if the opponent gins first),
+    and so the outs, the danger charge and the pile's bias all count relatively more, by one scalar. Measured
+    against Hard (``expert-race-dw``)."""
     rerank: tuple[float, ...] = ()
     """Issue 15, stop 28: among the ``rerank_width`` best discards by the heuristic, throw the one a learned
     linear value prefers, with these weights (points a hand) for the kept hand's deadwood, its live outs
@@ -313,10 +320,12 @@ class Context:
         near = (bool(style.near_score) and k.opp_score >= style.near_score) or (
             bool(style.near_own) and k.score >= style.near_own
         )
+        self.deadwood = 1.0  # the share of its points the deadwood counts for in ``value``
         if near:
             self.outs = style.near_outs
         elif style.race_stock and k.stock_size <= style.race_stock:
             self.outs = style.race_outs
+            self.deadwood = style.race_deadwood
         else:
             self.outs = style.outs
         self.danger = style.near_danger if near and style.near_danger else style.danger
@@ -325,7 +334,7 @@ class Context:
 
     def value(self, hand: int) -> float:
         """Lower is better: deadwood, less a credit for live cards that would make melds."""
-        dw = deadwood_of_mask(hand)
+        dw = deadwood_of_mask(hand) * self.deadwood
         if self.outs:
             return dw - self.outs * outs_weight(hand, self.live)
         return dw

@@ -282,6 +282,9 @@ EXPERTS: dict[str, Style] = {
     "expert-race20": replace(KS120_EXPERT, race_stock=20, race_outs=2.0),
     # Issue 15, stop 43: three times the samples again, 360 sampled opponent hands for the knock's estimate.
     "expert-ks360": replace(KS120_EXPERT, knock_samples=360),
+    # Issue 15, stop 43: in the same race, the deadwood weighed less (0.7 of its points) rather than the outs
+    # more; the outs (1.2, as Expert's), the danger charge and the pile's bias so count relatively more.
+    "expert-race-dw": replace(KS120_EXPERT, race_stock=20, race_outs=1.2, race_deadwood=0.7),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person

@@ -3,10 +3,10 @@
 import random
 from dataclasses import replace
 
-from app.ai.evaluate import meld_outs
+from app.ai.evaluate import meld_outs, outs_weight
 from app.ai.knowledge import OPP_PASSED, OPP_THREW, OPP_TOOK, Knowledge, from_view
 from app.ai.players import EASY, EXPERT, HARD, MARGIN_HARD, NORMAL, Context, Style, decide, pile_margin
-from app.engine import Action, ActionKind, Card, Phase, view
+from app.engine import Action, ActionKind, Card, Phase, masks, view
 from tests.ai.conftest import mask, states
 
 
@@ -148,6 +148,22 @@ def test_near_own_counts_a_live_out_for_more_once_expert_itself_is_near_the_targ
     assert decide(k, EXPERT, random.Random(0)).card == Card.parse("Qs")
     assert decide(k, replace(EXPERT, near_own=85), random.Random(0)).card == Card.parse("Jh")
     assert decide(replace(k, score=84), replace(EXPERT, near_own=85), random.Random(0)).card == Card.parse("Qs")
+
+
+def test_race_deadwood_weighs_the_deadwood_less_only_in_the_race_and_not_near_the_target() -> None:
+    # Issue 15, stop 43 (``expert-race-dw``): once the stock holds ``race_stock`` cards or fewer the hand's
+    # deadwood counts at ``race_deadwood`` of its points in the hand value; near the opponent's target the
+    # near rule comes first, as it does for ``race_outs``.
+    style = replace(EXPERT, race_stock=20, race_outs=EXPERT.outs, race_deadwood=0.7)
+    k = near_target_position(score=50, opp_score=40)  # 8 cards in the stock: in the race
+    hand = k.hand ^ mask("Qs")
+    race, plain = Context(k, style, random.Random(0)), Context(k, EXPERT, random.Random(0))
+    outs = EXPERT.outs * outs_weight(hand, plain.live)
+    assert abs(race.value(hand) - (0.7 * masks.deadwood_of_mask(hand) - outs)) < 1e-9
+    assert abs(plain.value(hand) - (masks.deadwood_of_mask(hand) - outs)) < 1e-9
+    for other in (replace(k, stock_size=21), replace(k, opp_score=90)):  # out of the race; near the target
+        race, plain = Context(other, style, random.Random(0)), Context(other, EXPERT, random.Random(0))
+        assert race.value(hand) == plain.value(hand)
 
 
 def test_the_weight_of_a_live_out_decides_between_a_card_that_waits_on_one_and_a_safer_card() -> None:
