@@ -172,6 +172,12 @@ class Style:
     near_danger: float = 0.0
     """... and a card the opponent may meld costs this charge in place of ``danger`` (0: as ever): feeding it
     a meld then brings the match's end nearer, not just a hand's."""
+    near_pile_bias: float | None = None
+    """Issue 15, stop 43: ... and a face-up card that makes no meld must beat the expected stock card by this
+    in place of ``pile_bias`` (``None``: as ever). The bias is a price for what taking the card shows the
+    opponent, a defensive price like the danger charge; near the target going out first is what counts
+    (stop 36: outs worth more there gained; stop 37: a heavier danger charge there lost, a lighter one leaned
+    ahead), so the draw may take the better card more readily. Measured against Hard (``expert-scoredraw``)."""
     race_stock: int = 0
     race_outs: float = 0.0
     """Issue 15, stop 42: once the stock holds ``race_stock`` cards or fewer (0: never), a live out is worth
@@ -329,6 +335,7 @@ class Context:
         else:
             self.outs = style.outs
         self.danger = style.near_danger if near and style.near_danger else style.danger
+        self.pile_bias = style.near_pile_bias if near and style.near_pile_bias is not None else style.pile_bias
         self._danger: dict[int, float] = {}
         self.particles_checked = False  # particle_undercut_share was asked
 
@@ -400,7 +407,7 @@ def pile_margin(ctx: Context) -> float:
     if weight == 0.0:
         return ctx.value(hand) - take_score
     # Taking from the pile shows the opponent what I collect, so it must win by a little.
-    return total / weight - (0.0 if makes_meld else style.pile_bias) - take_score
+    return total / weight - (0.0 if makes_meld else ctx.pile_bias) - take_score
 
 
 def _lookahead_discard(ctx: Context, hand: int, forbidden: int, width: int) -> int:

@@ -285,6 +285,9 @@ EXPERTS: dict[str, Style] = {
     # Issue 15, stop 43: in the same race, the deadwood weighed less (0.7 of its points) rather than the outs
     # more; the outs (1.2, as Expert's), the danger charge and the pile's bias so count relatively more.
     "expert-race-dw": replace(KS120_EXPERT, race_stock=20, race_outs=1.2, race_deadwood=0.7),
+    # ... and the draw by the score: once the opponent has 75 points, a face-up card that makes no meld is
+    # taken when it beats the expected stock card at all (pile_bias 0, not 0.5): going out first is what counts.
+    "expert-scoredraw": replace(KS120_EXPERT, near_pile_bias=0.0),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person

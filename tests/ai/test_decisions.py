@@ -381,6 +381,20 @@ def test_the_pile_bias_is_what_a_face_up_card_that_makes_no_meld_must_beat_the_s
     assert len(draws) > 80 and flipped >= 1
 
 
+def test_near_pile_bias_stands_in_for_the_pile_bias_once_the_opponent_is_near_the_target() -> None:
+    # Issue 15, stop 43 (``expert-scoredraw``): from the opponent's 75 points a face-up card that makes no
+    # meld must beat the expected stock card by ``near_pile_bias`` (0), not ``pile_bias`` (0.5).
+    style = replace(EXPERT, near_pile_bias=0.0)
+    draws = [from_view(view(s, s.turn)) for s in states(0) if s.phase is Phase.DRAW and view(s, s.turn).discard_pile]
+    for k in draws:
+        melds = bool(meld_outs(k.hand) & k.top)
+        near, far = replace(k, opp_score=80), replace(k, opp_score=70)
+        gap = pile_margin(Context(near, style, random.Random(0))) - pile_margin(Context(near, EXPERT, random.Random(0)))
+        assert abs(gap - (0.0 if melds else EXPERT.pile_bias)) < 1e-9
+        assert pile_margin(Context(far, style, random.Random(0))) == pile_margin(Context(far, EXPERT, random.Random(0)))
+    assert len(draws) > 20
+
+
 def test_outs_count_less_with_outs_hazard_against_an_opponent_that_could_knock_at_once() -> None:
     # The opponent took nine cards from the pile that make three melds: nearly every sampled hand can knock.
     known = mask("Tc Jc Qc 9d Td Jd 5h 5d 5c")
