@@ -280,14 +280,14 @@ EXPERTS: dict[str, Style] = {
     # chance but Gin), a live out is worth 2 points, not 1.2, as near the opponent's target since stop 36: in
     # a race to Gin the deadwood kept counts only if the opponent gins first.
     "expert-race20": replace(KS120_EXPERT, race_stock=20, race_outs=2.0),
-    # Issue 15, stop 43: three times the samples again, 360 sampled opponent hands for the knock's estimate.
-    "expert-ks360": replace(KS120_EXPERT, knock_samples=360),
     # Issue 15, stop 43: in the same race, the deadwood weighed less (0.7 of its points) rather than the outs
     # more; the outs (1.2, as Expert's), the danger charge and the pile's bias so count relatively more.
     "expert-race-dw": replace(KS120_EXPERT, race_stock=20, race_outs=1.2, race_deadwood=0.7),
     # ... and the draw by the score: once the opponent has 75 points, a face-up card that makes no meld is
     # taken when it beats the expected stock card at all (pile_bias 0, not 0.5): going out first is what counts.
     "expert-scoredraw": replace(KS120_EXPERT, near_pile_bias=0.0),
+    # ... and three times the samples again: 360 sampled opponent hands for the knock's estimate.
+    "expert-ks360": replace(KS120_EXPERT, knock_samples=360),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person
