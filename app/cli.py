@@ -52,7 +52,7 @@ def main() -> None:
         # asyncio's own event loop, not uvloop (which uvicorn picks when installed): under a full
         # worker, libuv accepts one connection per turn of its loop, so connections opened in a
         # burst waited up to seconds for their first answer; asyncio accepts them all at once, and
-        # uvloop saved no CPU worth a loop of our own (docs/operations.md, "uvloop's tail, explained").
+        # uvloop saved no CPU worth a loop of our own (docs/load-experiments.md, "uvloop's tail, explained").
         loop="asyncio",
     )
 

@@ -12,7 +12,7 @@ Under ``gin-rummy``'s own protocol (``app.server``) an access costs the event lo
 uvicorn's call to log it (``access_logger.info``) hands its five values to the queue as they are
 (``QueuedAccess``), and the thread writes each line itself (``AccessLine``), exactly as uvicorn's
 formatter would. Making a ``LogRecord`` on the loop and formatting it on the thread had cost 2.5-3% of
-a request's instructions (docs/operations.md, "A leaner move").
+a request's instructions (docs/load-experiments.md, "A leaner move").
 
 A successful health probe is not logged. The container's health check asks ``GET /healthz``
 every 5 s (and a proxy may too), which would be 17,280 identical access-log lines a day burying

@@ -51,7 +51,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         # At 700 one ran every request or two, while dozens of requests were waiting (on the
         # computer's timing floor, on the network): their objects were promoted, died old, and
         # made the full collections that every request in flight waits for far more frequent
-        # (docs/operations.md, "The event loop and the collector"). Nearly every object of a
+        # (docs/load-experiments.md, "The event loop and the collector"). Nearly every object of a
         # request is freed by its reference count, so the larger threshold costs little memory.
         gc.set_threshold(YOUNG_COLLECTION_ALLOCATIONS, *gc.get_threshold()[1:])
     try:
@@ -85,7 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # The table's routes first: moves are most of the traffic, and the router tries routes in order.
     # Added as the app's own routes, not with include_router: an included router is a route of its
     # own that matches each request, then matches it again among its routes, which cost a move
-    # about 4% of its instructions (docs/operations.md, "Routes without dependencies").
+    # about 4% of its instructions (docs/load-experiments.md, "Routes without dependencies").
     app.router.routes.extend(table.routes)
     app.router.routes.extend(pages.router.routes)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

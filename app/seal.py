@@ -12,7 +12,7 @@ forge one. A token is ``v2.<key id>.<url-safe base64 of nonce and ciphertext>``:
 - ``v1`` tokens (a zlib stream inside a Fernet token: AES-128-CBC with HMAC-SHA256) were sealed
   by earlier versions; they still open, and are sealed again as ``v2`` by the next move. Fernet
   built a cipher, a padder and an HMAC for every token: in a loaded server's request that cost
-  about three times what one AEAD call does (docs/operations.md, stop 40).
+  about three times what one AEAD call does (docs/load-experiments.md, stop 40).
 - the key id is the first 8 hex digits of the SHA-256 of the configured key. It is not
   secret; it tells "sealed under a key we no longer have" apart from "changed or damaged"
   when no key opens the token.

@@ -4,7 +4,7 @@
 
 Plays the same matches as ``python -m app.ai.arena A B -n N --seed S --jobs 1`` (same decks, same
 seeds, so the same moves and figures), and prints how the hands ended and what each kind of ending
-was worth to A (docs/ai.md, "Hard against eaai-gin, analysed"): who knocked or went Gin, with how
+was worth to A (docs/ai-experiments.md, "Hard against eaai-gin, analysed"): who knocked or went Gin, with how
 much deadwood, at which stock, how often A's knocks were undercut, what A held when the opponent
 went Gin, and what became of the hands where A turned a knock down.
 
@@ -127,7 +127,7 @@ def _dw_bucket(dw: int) -> str:
 
 
 def report(rows: Sequence[HandOutcome]) -> list[str]:
-    """The figures docs/ai.md quotes, as printed lines."""
+    """The figures docs/ai-experiments.md quotes, as printed lines."""
     n = max(1, len(rows))
     out = [f"hands {len(rows)}, matches {len({r.match for r in rows})}"]
     a_pts = sum(r.net for r in rows if r.net > 0) / n

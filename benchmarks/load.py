@@ -21,12 +21,13 @@ The share says whether the figures are the server's own: with 50 requests always
 worker should be busy all the time (about 100%); much less means other processes had its CPU.
 Giving them a low ``nice`` is not enough where the kernel groups processes by session
 (``/proc/sys/kernel/sched_autogroup_enabled``): the groups share the CPUs equally, whatever
-each process's nice (``docs/operations.md``, "Whose CPU it was"). ``wrk`` comes from Debian: ``apt-get install wrk``.
+each process's nice (``docs/load-experiments.md``, "Whose CPU it was"). ``wrk`` comes from Debian:
+``apt-get install wrk``.
 
 It also names the interpreter that ran the server, and the shared ``libpython`` it calls into, if
 any: builds differ (a pyenv build without ``--enable-optimizations`` against Debian's
 ``/usr/bin/python3.11``, the interpreter of the Docker image's stand-in base), and figures from two
-of them are not the same measurement (``docs/operations.md``, "The interpreter"). ``--python`` runs
+of them are not the same measurement (``docs/load-experiments.md``, "The interpreter"). ``--python`` runs
 the server with another environment's interpreter (one where the game's dependencies are installed,
 e.g. by ``scripts/install runtime`` in a virtualenv made with it).
 

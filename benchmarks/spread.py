@@ -17,7 +17,7 @@ it twice:
 If the game's p99 ÷ p50 (``python -m benchmarks.load``) is about the fixed work's and well above
 the fixed CPU time's, the game's tail is the machine's speed moving, not anything in the game's
 requests, and only less CPU a request brings the p99 down: under ``TARGET_P99_MS`` it needs at
-most that target ÷ (connections × the fixed work's ratio) of CPU a request (docs/operations.md,
+most that target ÷ (connections × the fixed work's ratio) of CPU a request (docs/load-experiments.md,
 "The machine's own spread"). Needs ``wrk`` (``apt-get install wrk``).
 """
 

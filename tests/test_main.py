@@ -34,7 +34,7 @@ def test_startup_collects_the_young_generation_rarely_so_waiting_requests_are_no
 
 def test_a_move_is_routed_once_the_table_routes_being_the_apps_own_and_tried_first(tmp_path: Path) -> None:
     # An included router is a route of its own that matches every request, then matches it again
-    # among its routes: about 4% of a move's instructions (docs/operations.md).
+    # among its routes: about 4% of a move's instructions (docs/load-experiments.md).
     app = create_app(Settings(keys=(Fernet.generate_key().decode(),), data_dir=tmp_path))
     paths = [route.path for route in app.router.routes if isinstance(route, Route)]
     assert len(paths) == len(app.router.routes) - 1  # and the static files' mount

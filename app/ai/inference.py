@@ -17,7 +17,7 @@ from app.engine import masks
 
 BIT_VALUE, bits_of, deadwood_of_mask = masks.BIT_VALUE, masks.bits_of, masks.deadwood_of_mask
 
-# Multipliers per clue, found by arena runs (docs/ai.md); they only need to be roughly right.
+# Multipliers per clue, found by arena runs (docs/ai-experiments.md); they only need to be roughly right.
 TAKEN_PARTNER = 2.5
 DISCARDED_PARTNER = 0.55
 PASSED_PARTNER = 0.75

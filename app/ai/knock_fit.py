@@ -21,7 +21,7 @@ is what this command prints with ``--features 7`` and the other defaults; ``play
 ``--decision draw`` asks the same of the draw (issue 15, stop 30): where the player's heuristic margin
 between the face-up card and a blind draw (``players.pile_margin``) is within ``DRAW_BAND`` points,
 the coin takes the card or draws blind, and the fit weighs ``DRAW_FEATURES``. Against Hard the fitted
-draw rule did not beat the heuristic's on held-out chances, so no player uses one (docs/ai.md, "The
+draw rule did not beat the heuristic's on held-out chances, so no player uses one (docs/ai-experiments.md, "The
 draw, asked the same way"). ``--decision discard`` asks it of the throw: where no knock is allowed and the
 heuristic's two best throws are within ``DISCARD_BAND`` points, the coin throws the best or the second,
 and the fit weighs ``DISCARD_FEATURES`` (the differences between the two).

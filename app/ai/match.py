@@ -5,7 +5,7 @@ A knock worth 10 points is worth far more at 92 to 40 (it ends the match) than a
 undercut conceded when the opponent is at 90 loses the match. ``win_chance`` is a simple model:
 each hand is won by either player alike (a void replays it), and the winner's points follow
 ``HAND_POINTS``, the deciles of the points of 408 decided hands of Hard against Hard and the EAAI
-baselines (knocks, gins and undercuts together; docs/ai.md).
+baselines (knocks, gins and undercuts together; docs/ai-experiments.md).
 """
 
 from __future__ import annotations

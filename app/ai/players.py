@@ -59,13 +59,13 @@ class Style:
     danger_late: float = 0.0
     """More danger charge as the hand goes on: ``danger`` plus this times the share of the stock drawn
     (issue 15, stop 25). Late in a hand the opponent is nearer Gin, and a card it melds may be the last
-    one it needs. Screened (``hard-dlate``) and not kept (docs/ai.md)."""
+    one it needs. Screened (``hard-dlate``) and not kept (docs/ai-experiments.md)."""
     infer: bool = False
     """Weigh unseen cards by the opponent's picks, discards and passes (else: all unseen alike)."""
     taken_partner: float = TAKEN_PARTNER
     """With ``infer``: weight multiplier for an unseen card that could meld with a card the opponent took
     from the pile (``inference.py``). This and the next two, read more sharply, were screened
-    (``hard-sharp``, issue 15, stop 25) and not kept (docs/ai.md)."""
+    (``hard-sharp``, issue 15, stop 25) and not kept (docs/ai-experiments.md)."""
     discarded_partner: float = DISCARDED_PARTNER
     """With ``infer``: weight multiplier for an unseen card that could meld with a card the opponent discarded."""
     passed_partner: float = PASSED_PARTNER
@@ -120,7 +120,7 @@ class Style:
     """... plus this many (still up to ``extra_draws``), for a knock's samples (issue 15, stop 25): against
     the Gin hunter Hard's knocks were undercut about 2.5 times as often as their samples said, and a
     random hand grown by the opponent's few draws may be weaker than the hand it holds. Screened
-    (``hard-bonus3``) and not kept: Hard waited more and the Gin hunter went Gin more (docs/ai.md)."""
+    (``hard-bonus3``) and not kept: Hard waited more and the Gin hunter went Gin more (docs/ai-experiments.md)."""
     knock_margin: float = 0.0
     """Knock only when the sampled knock is worth more than this many points (plus ``knock_margin_per_card``
     for each stock card left): waiting has a value the estimate leaves out (a lower hand or Gin next
@@ -130,7 +130,7 @@ class Style:
     """Less margin for each point of deadwood the knock keeps (issue 15, stop 25): a low hand loses
     little by waiting (Gin is near, an undercut of the opponent's knock likely), a high one loses
     more (it can't undercut, and an opponent's Gin costs it its deadwood). Screened (``hard-mdw``)
-    and not kept (docs/ai.md)."""
+    and not kept (docs/ai-experiments.md)."""
     knock_margin_per_out: float = 0.0
     """More margin for each live card that would improve the kept hand (an out, ``outs_weight``):
     waiting is worth more to a hand that is likely to get better."""
@@ -184,7 +184,7 @@ class Style:
     ``race_outs`` points in place of ``outs`` (still faded by ``outs_fade``). Stop 41 counted that Hard and
     Expert then knock on hardly any chance but Gin: the hand is a race to Gin, where the deadwood kept counts
     only if the opponent gins first, and the cards that may still make melds count for more (as ``near_outs``
-    does near the opponent's target). Measured against Hard (``expert-race20``); see docs/ai.md."""
+    does near the opponent's target). Measured against Hard (``expert-race20``); see docs/ai-experiments.md."""
     race_deadwood: float = 1.0
     """Issue 15, stop 43: in the same race (``race_stock``, and not near the opponent's target), the hand's
     deadwood counts at this share of its points in the hand value that ranks the throws and weighs the draw
@@ -228,13 +228,14 @@ class Style:
     veto_margin: float = 0.0
     """Expert: veto a knock only when the best searched throw beats it by more than this many points. The
     best of several estimates on 40 deals is biased upward (the winner's curse), so without a margin
-    the search vetoes more knocks than its values justify. Screened and not kept (docs/ai.md)."""
+    the search vetoes more knocks than its values justify. Screened and not kept (docs/ai-experiments.md)."""
     late_search: int = 0
     """Issue 15, stop 39: once the stock holds this many cards or fewer (0: never), a throw that does not knock
     is chosen among the heuristic's ``search_width`` best by playing each out on ``late_deals`` sampled deals
     (``search.values``): with few turns left the playouts are short and their luck small, while the outs'
     and the danger's fixed prices are at their roughest. The knock is still the rule's alone. Measured on Expert
-    against Hard (``expert-late10``): level in matches won, a little ahead in points; not kept (docs/ai.md)."""
+    against Hard (``expert-late10``): level in matches won, a little ahead in points; not kept
+    (docs/ai-experiments.md)."""
     late_deals: int = 60
     even_time: bool = True
     """Do the throw-away work that keeps a knock check's cost the same whether or not a knock is
@@ -245,7 +246,7 @@ class Style:
 EASY = Style(mistake=0.3, take_only_melds=True)
 NORMAL = Style(outs=0.6, danger=3.0, knock_fade=3)
 # Outs stay at 0.8: 1.2 won more on the screening decks and nothing measurable over four 2,000-match
-# runs (docs/ai.md, "A stronger Hard"); it is ``hard-outs12p`` in the arena.
+# runs (docs/ai-experiments.md, "A stronger Hard"); it is ``hard-outs12p`` in the arena.
 # Hard until issue 15's stop 28: it knocked when its 40 sampled knocks were worth more than a margin of 9
 # points. Kept by name for the research players built on it, and for the knock rule's experiment.
 MARGIN_HARD = Style(
@@ -254,7 +255,7 @@ MARGIN_HARD = Style(
 KNOCK_FIT = (-35.63, 0.75, 0.24, 3.50, 49.88, 4.99, -10.96, *(0.0,) * 9)
 """The fitted effect of knocking at once (``KNOCK_FEATURES``): the randomized experiment that
 ``python -m app.ai.knock_fit --features 7`` runs, at MARGIN_HARD's first knock chance of each hand
-against the patient baselines (docs/ai.md, "A fitted knock rule"). Knocking early pays; waiting pays
+against the patient baselines (docs/ai-experiments.md, "A fitted knock rule"). Knocking early pays; waiting pays
 with live outs and a short stock. That experiment had only the first seven features: the others
 weigh nothing here."""
 # Hard knocks when the fitted effect says so, in place of the margin (issue 15, stop 28).
@@ -266,7 +267,7 @@ SELF_FIT = (
 """Expert's knock rule (issue 15, stop 29): the fitted effect of knocking at once against Hard itself. The
 same experiment as KNOCK_FIT's, with Hard holding the coin and Hard across the table, the coin at any
 one of a hand's knock chances, all sixteen features (``python -m app.ai.knock_fit --base hard --against
-hard --seed 47 -n 3000 --spread 0.5``; docs/ai.md, "Expert: a knock rule fitted against Hard"). Against
+hard --seed 47 -n 3000 --spread 0.5``; docs/ai-experiments.md, "Expert: a knock rule fitted against Hard"). Against
 an opponent that waits and undercuts, waiting pays once it has drawn blind a few times or holds pile
 cards."""
 # Expert: Hard, knocking by the rule fitted against Hard (stop 29), with a smaller charge for throwing a
@@ -274,11 +275,11 @@ cards."""
 # against Hard on decks it was not chosen on (the Expert before is research's ``expert-selffit16``, then
 # ``expert-danger4``). Until stop 29 it was Hard with a search that could veto its knocks
 # (``expert-knockfit``; before stop 28 ``expert-margin``): on the fitted rule that search gained nothing
-# (docs/ai.md, "Expert"). Since stop 36, once the opponent has 75 points, a live out is worth 2 points: most
+# (docs/ai-experiments.md, "Expert"). Since stop 36, once the opponent has 75 points, a live out is worth 2 points: most
 # hands it wins then end the match, whatever deadwood I pay (research's ``expert-near75-outs``; the Expert
 # before is ``expert-d4-outs12``). Since stop 37 it weighs a knock on 120 sampled opponent hands, not 40, so
 # that its fitted rule reads a less noisy estimate; it has the time (research's ``expert-near-ks120``; the
-# Expert before is ``expert-near75-outs``; docs/ai.md, "Thinking longer on the knock").
+# Expert before is ``expert-near75-outs``; docs/ai-experiments.md, "Thinking longer on the knock").
 EXPERT = replace(HARD, knock_fit=SELF_FIT, danger=4.0, outs=1.2, near_score=75, near_outs=2.0, knock_samples=120)
 FULL_STOCK = 31
 """The stock after the deal and the upcard (R4): what it lost since is the number of blind draws."""

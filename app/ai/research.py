@@ -63,7 +63,7 @@ ABLATIONS: dict[str, Style] = {
     "hard-d10-m2p2": replace(EAGER_HARD, extra_draws=10, knock_margin=2.0, knock_margin_per_card=0.2),
     "hard-score": replace(EAGER_HARD, score_aware=True),
     # Issue 15, part 2 ("a stronger Hard"): variants of the patient Hard, screened against it on the
-    # seed-101 decks (docs/ai.md, "A stronger Hard"); outs of 1.2 (hard-outs12p) won the screening,
+    # seed-101 decks (docs/ai-experiments.md, "A stronger Hard"); outs of 1.2 (hard-outs12p) won the screening,
     # then nothing measurable over 2,000 matches against each baseline, and were left out.
     "hard-outs08": PATIENT_HARD,
     "hard-fade10": replace(PATIENT_HARD, knock_margin_fade=10),
@@ -77,7 +77,7 @@ ABLATIONS: dict[str, Style] = {
     "hard-near10": replace(PATIENT_HARD, knock_margin_near=1.0),
     "hard-outsfade12": replace(PATIENT_HARD, outs_fade=12),
     "hard-outs12p": replace(PATIENT_HARD, outs=1.2),
-    # Issue 15, stop 25: after an analysis of Hard against the Gin hunter (docs/ai.md, "Hard against
+    # Issue 15, stop 25: after an analysis of Hard against the Gin hunter (docs/ai-experiments.md, "Hard against
     # eaai-gin, analysed"): knock samples grown by more draws than the opponent made (its knocks were
     # undercut 2.5 times as often as their samples said), alone and with a smaller margin; a sharper
     # reading of the opponent's picks, discards and passes; a margin that falls with the deadwood kept;
@@ -87,7 +87,7 @@ ABLATIONS: dict[str, Style] = {
     "hard-sharp": replace(PATIENT_HARD, taken_partner=5.0, discarded_partner=0.35, passed_partner=0.4),
     "hard-mdw": replace(PATIENT_HARD, knock_margin=13.0, knock_margin_per_deadwood=0.8),
     "hard-dlate": replace(PATIENT_HARD, danger=4.0, danger_late=6.0),
-    # Issue 15, stop 26: particle inference (docs/ai.md, "Particle inference"): opponent hands weighed by
+    # Issue 15, stop 26: particle inference (docs/ai-experiments.md, "Particle inference"): opponent hands weighed by
     # how well its recent moves fit them, for the knock's samples and (unless "-knock") danger and outs;
     # sharper and softer weights, deeper replays, and particles drawn from no clue weights ("-flat").
     "hard-pf": replace(PATIENT_HARD, particles=120),
@@ -100,15 +100,16 @@ ABLATIONS: dict[str, Style] = {
     # the share of sampled knocks that must reach the target).
     "hard-close85": replace(PATIENT_HARD, close_out=0.85),
     "hard-close6": replace(PATIENT_HARD, close_out=0.6),
-    # Issue 15, stop 28: a learned value re-ranks Hard's three best discards (fitted on self-play, docs/ai.md).
+    # Issue 15, stop 28: a learned value re-ranks Hard's three best discards (fitted on self-play,
+    # docs/ai-experiments.md).
     "hard-rerank": replace(PATIENT_HARD, rerank=(-0.364, 0.39, -2.105, 4.323, -0.824)),
     # Issue 15, stop 28: knock when a fitted effect of knocking at once is positive (a randomized
-    # experiment at Hard's first knock chance of each hand against the patient baselines, docs/ai.md).
+    # experiment at Hard's first knock chance of each hand against the patient baselines, docs/ai-experiments.md).
     # The same player as Hard since.
     "hard-knockfit": replace(PATIENT_HARD, knock_fit=KNOCK_FIT),
 }
 
-# Expert's candidates (issue 15), each screened against Hard on the seed-101 decks (docs/ai.md,
+# Expert's candidates (issue 15), each screened against Hard on the seed-101 decks (docs/ai-experiments.md,
 # "Expert"). "expert" is the current EXPERT; once ``Level.EXPERT`` exists the production levels
 # below bring it in too (the same style), and this line can go.
 # Built on the margin Hard, not on EXPERT, so that each name keeps re-running what was measured.
@@ -127,7 +128,7 @@ NEAR75_EXPERT = replace(D4_OUTS12_EXPERT, near_score=75, near_outs=2.0)
 KS120_EXPERT = replace(NEAR75_EXPERT, knock_samples=120)
 EXPERTS: dict[str, Style] = {
     "expert": EXPERT,
-    # Expert until issue 15's stop 28, on the margin Hard: its figures in docs/ai.md re-run under this name.
+    # Expert until issue 15's stop 28, on the margin Hard: its figures in docs/ai-experiments.md re-run under this name.
     "expert-margin": MARGIN_EXPERT,
     "expert-m6": replace(MARGIN_HARD, knock_margin=6.0),
     "expert-m12": replace(MARGIN_HARD, knock_margin=12.0),
@@ -152,7 +153,7 @@ EXPERTS: dict[str, Style] = {
     # Stop 26: Expert on particle inference (the knock's samples, the veto's deals, danger and outs).
     "expert-pf": replace(MARGIN_EXPERT, particles=120),
     "expert-pf-b1": replace(MARGIN_EXPERT, particles=120, consistency=1.0),
-    # Stop 27: Expert as a candidate for a stronger Hard against the patient baselines (docs/ai.md,
+    # Stop 27: Expert as a candidate for a stronger Hard against the patient baselines (docs/ai-experiments.md,
     # "Expert against the baselines"): more patience under the veto, and the search free to knock from
     # 6 points where the Hard under it (margin 12) would wait.
     "expert-veto-w1m15": replace(VETO, search_width=1, knock_margin=15.0),

@@ -8,11 +8,11 @@ cards are shuffled into a stock, and every candidate meets the same deals, so th
 are much steadier than their values. A knock is settled exactly (``knock_points``); a throw is
 played out by ``playout.play_out_careful``, whose players keep cards that may still make melds
 and knock only with little deadwood, as careful players do (the greedy playout's first-chance
-knocks were what made ``hard-mc`` flat: docs/ai.md).
+knocks were what made ``hard-mc`` flat: docs/ai-experiments.md).
 
 How many throws are weighed is ``Style.search_width``; Expert weighs one, Hard's own: the best of
 several values on 40 deals is biased upward, and one throw did as well for a third of the work
-(docs/ai.md, "Round 2"). The coach values a person's moves with the same ``outcome``.
+(docs/ai-experiments.md, "Round 2"). The coach values a person's moves with the same ``outcome``.
 """
 
 from __future__ import annotations

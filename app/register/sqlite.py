@@ -127,7 +127,7 @@ class SQLiteRegister:
         }
         # A move from the held token of a match touched within the refresh period changes the
         # token alone: ``touched`` and its index stay as they are, which took a swap from about
-        # 52 to 30 µs and its log from 3.3 pages to 1.3 (docs/operations.md, "Leaner still").
+        # 52 to 30 µs and its log from 3.3 pages to 1.3 (docs/load-experiments.md, "Leaner still").
         # Anything else (a new match, one touched longer ago, a refused or expired token) goes
         # through the upsert below, which also sets ``touched``. Each statement is atomic alone.
         moved = self._db.execute(_MOVE, values).rowcount == 1

@@ -2,7 +2,7 @@
 
 Each table route calls what it needs first thing (``current_game(request)``, ``new_rng(request)``)
 rather than declaring it as a FastAPI dependency: each dependency level cost a move about 4% of its
-instructions (``docs/operations.md``, "Routes without dependencies"), and the routes' first lines
+instructions (``docs/load-experiments.md``, "Routes without dependencies"), and the routes' first lines
 say the same thing as a signature would.
 """
 
@@ -185,7 +185,7 @@ class Current:
         return self.saved.state
 
     # Made directly rather than with dataclasses.replace, which works out the fields anew on every
-    # call: every move makes two (docs/operations.md, "Leaner still").
+    # call: every move makes two (docs/load-experiments.md, "Leaner still").
     def moved_to(self, saved: SavedGame) -> Current:
         return Current(saved, self.posted, self.sealer)
 

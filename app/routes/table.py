@@ -5,7 +5,7 @@ Every handler is thin: read the posted save, ask the engine (through ``app.web.p
 They are Starlette's plain routes (``routes``), not FastAPI's: a FastAPI route inspects and solves
 its endpoint's parameters on every request, and these take the request alone and read their form
 themselves (``app.routes.deps``). The moves are most of the server's work, and that layer was 2.5%
-of a move's instructions (docs/operations.md, "A leaner move").
+of a move's instructions (docs/load-experiments.md, "A leaner move").
 """
 
 from __future__ import annotations

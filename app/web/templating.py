@@ -194,7 +194,7 @@ def render_blocks(name: str, blocks: Iterable[str], values: dict[str, Any]) -> s
     """The ``blocks`` of template ``name``, one after the other, rendered with ``values``.
 
     All from one context: a context is a copy of every global, and making one per block (as the
-    jinja2-fragments library did) was 1% of a move's instructions (docs/operations.md, "Leaner still").
+    jinja2-fragments library did) was 1% of a move's instructions (docs/load-experiments.md, "Leaner still").
     A block's own ``set``s stay in the block, so the blocks see the same values either way
     (tests/web/test_templating.py).
     """

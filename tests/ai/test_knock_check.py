@@ -61,7 +61,7 @@ def test_a_small_training_run_reproduces_a_knock_rule_that_beats_hards() -> None
     # Issue 15: Expert's rule is SELF_FIT's command, python -m app.ai.knock_fit --base hard --against hard
     # --seed 47 -n 3000 --spread 0.5. Here its first 400 matches, about 2,000 of its 15,104 chances. On five
     # seeds such runs beat Hard's rule by 2.1 to 3.4 standard errors; on 300 matches one seed did not by one
-    # (docs/ai.md, "A held-out check of the knock rule"). The rule turned round loses 10 points a chance.
+    # (docs/ai-experiments.md, "A held-out check of the knock rule"). The rule turned round loses 10 points a chance.
     weights = fit(list(collect(["hard"], 400, 47, jobs=2, base="hard", spread=0.5)))
     mean, error = gain(weights, KNOCK_FIT, load(HELD_OUT))
     assert mean > error > 0.0
