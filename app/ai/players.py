@@ -237,6 +237,11 @@ class Style:
     against Hard (``expert-late10``): level in matches won, a little ahead in points; not kept
     (docs/ai-experiments.md)."""
     late_deals: int = 60
+    late_pile: bool = False
+    """Issue 15, stop 44 (with ``late_search``): once the stock holds ``late_search`` cards or fewer, the draw
+    too is decided as ``search_pile`` decides it (when the face-up card could be worth taking, taking it and
+    drawing blind played out on the same ``late_deals`` sampled deals; the better), whatever
+    ``search_samples`` is."""
     even_time: bool = True
     """Do the throw-away work that keeps a knock check's cost the same whether or not a knock is
     possible (issue 12's timing channel). It never changes a decision; the arena, where nobody
@@ -613,6 +618,8 @@ def decide(k: Knowledge, style: Style, rng: random.Random) -> Action:
             return DRAW_STOCK
         if style.search_pile and k.can_take:
             return _search_draw(ctx, rng)
+        if style.late_pile and style.late_search and k.can_take and k.stock_size <= style.late_search:
+            return _search_draw(ctx, rng, style.late_deals)
         if k.can_take and _take_pile(ctx):
             return TAKE_DISCARD
         if style.take_to_knock and k.can_take and _knocks_after_taking(k, style, rng):
@@ -696,27 +703,30 @@ def knock_throw(ctx: Context, hand: int, forbidden: int) -> tuple[int, int]:
     return card, key[0]
 
 
-def _deals(ctx: Context, rng: random.Random) -> list[Deal]:
+def _deals(ctx: Context, rng: random.Random, n: int | None = None) -> list[Deal]:
+    """``n`` sampled deals (``None``: ``Style.search_samples``)."""
+    n = ctx.style.search_samples if n is None else n
     if ctx.particles:  # the opponent hands drawn from the particles by weight, the rest of the unseen as stock
         out: list[Deal] = []
-        for opp in rng.choices(ctx.particles, ctx.particle_weights, k=ctx.style.search_samples):
+        for opp in rng.choices(ctx.particles, ctx.particle_weights, k=n):
             stock = bits_of(ctx.k.unseen & ~opp)
             rng.shuffle(stock)
             out.append((opp, tuple(stock)))
         return out
-    return deals(ctx.k, ctx.weights, rng, ctx.style.search_samples, ctx.style.search_draws)
+    return deals(ctx.k, ctx.weights, rng, n, ctx.style.search_draws)
 
 
-def _search_draw(ctx: Context, rng: random.Random) -> Action:
+def _search_draw(ctx: Context, rng: random.Random, n: int | None = None) -> Action:
     """Expert's draw: when the face-up card makes a meld or the heuristic would take it, both draws are
-    played out on the same deals (``even_time``: elsewhere, the same work on throw-away deals)."""
+    played out on the same ``n`` deals (``None``: ``Style.search_samples``; ``even_time``: elsewhere, the
+    same work on throw-away deals)."""
     k, style = ctx.k, ctx.style
     take = _take_pile(ctx)
     if not (take or meld_outs(k.hand) & k.top):
         if style.even_time:
-            draw_values(k, _deals(ctx, _PADDING_RNG), style.search_knock_at)
+            draw_values(k, _deals(ctx, _PADDING_RNG, n), style.search_knock_at)
         return DRAW_STOCK
-    taken, drawn = draw_values(k, _deals(ctx, rng), style.search_knock_at)
+    taken, drawn = draw_values(k, _deals(ctx, rng, n), style.search_knock_at)
     return TAKE_DISCARD if taken > drawn else DRAW_STOCK
 
 

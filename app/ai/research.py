@@ -289,6 +289,13 @@ EXPERTS: dict[str, Style] = {
     "expert-scoredraw": replace(KS120_EXPERT, near_pile_bias=0.0),
     # ... and three times the samples again: 360 sampled opponent hands for the knock's estimate.
     "expert-ks360": replace(KS120_EXPERT, knock_samples=360),
+    # Issue 15, stop 44: stop 39's late throw search (level in matches, +0.8 points a match) with the late draw
+    # searched too: once the stock holds 10 cards or fewer, when the face-up card could be worth taking,
+    # taking it and drawing blind are played out on the same 60 deals and the better is made; late in the
+    # hand the draw decides as much as the throw, and the pile's fixed bias is at its roughest there.
+    "expert-late10-pile": replace(KS120_EXPERT, late_search=10, late_pile=True),
+    # ... and the late throw search wider and surer: the heuristic's five best throws, on 120 deals each.
+    "expert-late10-w5": replace(KS120_EXPERT, late_search=10, search_width=5, late_deals=120),
 }
 
 # The levels as they decide, without the work that only evens out their timing for a person

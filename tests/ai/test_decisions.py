@@ -1,12 +1,14 @@
 """Hand-built positions where the levels' ideas must show: gin, the fading knock, undercut risk, safe discards."""
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 
 from app.ai.evaluate import meld_outs, outs_weight
 from app.ai.knowledge import OPP_PASSED, OPP_THREW, OPP_TOOK, Knowledge, from_view
 from app.ai.players import EASY, EXPERT, HARD, MARGIN_HARD, NORMAL, Context, Style, decide, pile_margin
-from app.engine import Action, ActionKind, Card, Phase, masks, view
+from app.ai.simple import simple_choice
+from app.engine import Action, ActionKind, Card, GameState, Phase, apply, masks, new_match, view
 from tests.ai.conftest import mask, states
 
 
@@ -430,3 +432,44 @@ def test_late_search_plays_the_best_throws_out_once_the_stock_is_short() -> None
         assert decide(k, EXPERT, random.Random(seed)).card == Card.parse("5d")
         assert decide(k, search, random.Random(seed)).card == Card.parse("4c")
     assert decide(k, replace(search, late_search=8), random.Random(0)).card == Card.parse("5d")
+
+
+def test_late_pile_plays_the_draw_out_only_once_the_stock_is_short() -> None:
+    # Issue 15, stop 44 (``expert-late10-pile``): off, or above ``late_search``, the draw is exactly stop 39's;
+    # from 10 cards left a face-up card the heuristic passes and that makes no meld is still passed, and
+    # otherwise the playouts may decide either way (seed 0, 8 cards left: the heuristic takes 5h for a meld;
+    # drawing blind plays out a few points a hand better).
+    late = replace(EXPERT, late_search=10)
+    pile = replace(late, late_pile=True)
+    draws = [
+        from_view(view(s, s.turn))
+        for seed in (0, 1, 2)
+        for s in _unknocked_states(seed)
+        if s.phase is Phase.DRAW and view(s, s.turn).discard_pile
+    ]
+    short = flipped = 0
+    for k in draws:
+        plain = decide(k, late, random.Random(0))
+        assert decide(k, replace(pile, late_pile=False), random.Random(0)) == plain
+        assert decide(k, replace(pile, late_search=0), random.Random(0)) == decide(k, EXPERT, random.Random(0))
+        if k.stock_size > 10 or not k.can_take:
+            assert decide(k, pile, random.Random(0)) == plain
+            continue
+        short += 1
+        searched = decide(k, pile, random.Random(0))
+        if plain.kind is ActionKind.DRAW_STOCK and not meld_outs(k.hand) & k.top:
+            assert searched.kind is ActionKind.DRAW_STOCK
+        flipped += searched != plain
+    assert short >= 5 and flipped >= 1
+
+
+def _unknocked_states(seed: int) -> Iterator[GameState]:
+    """A seeded hand's every state, played by the simple baseline never knocking, so the stock runs short."""
+    rng = random.Random(seed)
+    state = new_match(rng)
+    while state.phase is not Phase.HAND_OVER:
+        yield state
+        action = simple_choice(view(state, state.turn), rng)
+        if action.kind is ActionKind.KNOCK:
+            action = Action(ActionKind.DISCARD, action.card)
+        state = apply(state, action, rng)
