@@ -234,14 +234,15 @@ class Style:
     is chosen among the heuristic's ``search_width`` best by playing each out on ``late_deals`` sampled deals
     (``search.values``): with few turns left the playouts are short and their luck small, while the outs'
     and the danger's fixed prices are at their roughest. The knock is still the rule's alone. Measured on Expert
-    against Hard (``expert-late10``): level in matches won, a little ahead in points; not kept
-    (docs/ai-experiments.md)."""
+    against Hard (``expert-late10``): level in matches won, a little ahead in points; with ``late_pile``,
+    Expert since stop 44 (docs/ai-experiments.md)."""
     late_deals: int = 60
     late_pile: bool = False
     """Issue 15, stop 44 (with ``late_search``): once the stock holds ``late_search`` cards or fewer, the draw
     too is decided as ``search_pile`` decides it (when the face-up card could be worth taking, taking it and
     drawing blind played out on the same ``late_deals`` sampled deals; the better), whatever
-    ``search_samples`` is."""
+    ``search_samples`` is. Expert since stop 44 (``expert-late10-pile``: docs/ai-experiments.md, "The late draw
+    played out too")."""
     even_time: bool = True
     """Do the throw-away work that keeps a knock check's cost the same whether or not a knock is
     possible (issue 12's timing channel). It never changes a decision; the arena, where nobody
@@ -284,8 +285,23 @@ cards."""
 # hands it wins then end the match, whatever deadwood I pay (research's ``expert-near75-outs``; the Expert
 # before is ``expert-d4-outs12``). Since stop 37 it weighs a knock on 120 sampled opponent hands, not 40, so
 # that its fitted rule reads a less noisy estimate; it has the time (research's ``expert-near-ks120``; the
-# Expert before is ``expert-near75-outs``; docs/ai-experiments.md, "Thinking longer on the knock").
-EXPERT = replace(HARD, knock_fit=SELF_FIT, danger=4.0, outs=1.2, near_score=75, near_outs=2.0, knock_samples=120)
+# Expert before is ``expert-near75-outs``; docs/ai-experiments.md, "Thinking longer on the knock"). Since stop
+# 44, once the stock holds 10 cards or fewer, it plays its draw (when the face-up card could be worth taking)
+# and its three best throws out on 60 sampled deals and makes the best: the playouts are short there and their
+# luck small, while the fixed prices of outs, danger and the pile's bias are at their roughest (research's
+# ``expert-late10-pile``; the Expert before is ``expert-near-ks120``; docs/ai-experiments.md, "The late draw
+# played out too").
+EXPERT = replace(
+    HARD,
+    knock_fit=SELF_FIT,
+    danger=4.0,
+    outs=1.2,
+    near_score=75,
+    near_outs=2.0,
+    knock_samples=120,
+    late_search=10,
+    late_pile=True,
+)
 FULL_STOCK = 31
 """The stock after the deal and the upcard (R4): what it lost since is the number of blind draws."""
 PILE_TAKE_LIMIT = 16

@@ -128,8 +128,13 @@ async def show(request: Request) -> Response:
 
 @post("/hint")
 async def hint(request: Request) -> Response:
-    """The table with Expert's suggested draw and discard (from the person's view only); not a move."""
-    return render_table(request, await commit(request, await current_game(request)), with_hint=True)
+    """The table with Expert's suggested draw and discard (from the person's view only); not a move.
+
+    Worked out off the event loop: late in a hand Expert plays its best choices out on sampled deals (tens
+    of milliseconds), which on the loop would hold up every other request of the worker.
+    """
+    game = await commit(request, await current_game(request))
+    return await run_in_threadpool(render_table, request, game, with_hint=True)
 
 
 @post("/act")

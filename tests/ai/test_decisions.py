@@ -112,6 +112,11 @@ def test_a_knock_likely_enough_to_be_undercut_waits_near_the_targets_end_with_wa
         assert decide(replace(near, opp_score=40), wary, random.Random(seed)).kind is ActionKind.KNOCK
 
 
+HEURISTIC_EXPERT = replace(EXPERT, late_search=0, late_pile=False)
+"""Expert's heuristics alone: since stop 44 Expert plays the draw and the throw out once the stock holds 10
+cards or fewer, and these tests' positions are that late."""
+
+
 def near_target_position(score: int, opp_score: int) -> Knowledge:
     """A late hand where Qs and Jh are both 10 points and Jh keeps more live outs, at these match scores."""
     return position(
@@ -127,29 +132,31 @@ def test_expert_counts_a_live_out_for_more_once_the_opponent_is_near_the_target(
     # and at two points an out (``near_outs``, issue 15, stop 36) the chance of going out first outweighs
     # the risk: Jh goes. Without ``near_score`` (the Expert before) Qs goes at 90 too.
     k = near_target_position(score=50, opp_score=90)
-    assert decide(k, EXPERT, random.Random(0)).card == Card.parse("Jh")
-    assert decide(replace(k, opp_score=74), EXPERT, random.Random(0)).card == Card.parse("Qs")
-    assert decide(k, replace(EXPERT, near_score=0), random.Random(0)).card == Card.parse("Qs")
+    assert decide(k, HEURISTIC_EXPERT, random.Random(0)).card == Card.parse("Jh")
+    assert decide(replace(k, opp_score=74), HEURISTIC_EXPERT, random.Random(0)).card == Card.parse("Qs")
+    assert decide(k, replace(HEURISTIC_EXPERT, near_score=0), random.Random(0)).card == Card.parse("Qs")
 
 
 def test_near_danger_charges_more_for_a_card_the_opponent_may_meld_near_the_target() -> None:
     # The hand above with the opponent at 90: outs at 2 shed Jh, which the opponent is likelier to meld.
     # Charged 6 for that risk near the target, not 4 (``near_danger``, issue 15, stop 37), Expert keeps it.
     k = near_target_position(score=50, opp_score=90)
-    assert decide(k, EXPERT, random.Random(0)).card == Card.parse("Jh")
-    assert decide(k, replace(EXPERT, near_danger=6.0), random.Random(0)).card == Card.parse("Qs")
+    assert decide(k, HEURISTIC_EXPERT, random.Random(0)).card == Card.parse("Jh")
+    assert decide(k, replace(HEURISTIC_EXPERT, near_danger=6.0), random.Random(0)).card == Card.parse("Qs")
     # The charge in force is near_danger's even for a style with no charge far from the target.
-    assert decide(k, replace(EXPERT, danger=0.0, near_danger=6.0), random.Random(0)).card == Card.parse("Qs")
-    assert decide(k, replace(EXPERT, danger=0.0), random.Random(0)).card == Card.parse("Jh")
+    assert decide(k, replace(HEURISTIC_EXPERT, danger=0.0, near_danger=6.0), random.Random(0)).card == Card.parse("Qs")
+    assert decide(k, replace(HEURISTIC_EXPERT, danger=0.0), random.Random(0)).card == Card.parse("Jh")
 
 
 def test_near_own_counts_a_live_out_for_more_once_expert_itself_is_near_the_target() -> None:
     # The same hand with the scores the other way round: Expert at 90, the opponent at 50. Expert sheds
     # the safer Qs; with ``near_own`` at 85 (issue 15, stop 37) its outs count 2 and Jh goes. At 84 they don't.
     k = near_target_position(score=90, opp_score=50)
-    assert decide(k, EXPERT, random.Random(0)).card == Card.parse("Qs")
-    assert decide(k, replace(EXPERT, near_own=85), random.Random(0)).card == Card.parse("Jh")
-    assert decide(replace(k, score=84), replace(EXPERT, near_own=85), random.Random(0)).card == Card.parse("Qs")
+    assert decide(k, HEURISTIC_EXPERT, random.Random(0)).card == Card.parse("Qs")
+    assert decide(k, replace(HEURISTIC_EXPERT, near_own=85), random.Random(0)).card == Card.parse("Jh")
+    assert decide(replace(k, score=84), replace(HEURISTIC_EXPERT, near_own=85), random.Random(0)).card == Card.parse(
+        "Qs"
+    )
 
 
 def test_race_deadwood_weighs_the_deadwood_less_only_in_the_race_and_not_near_the_target() -> None:
@@ -427,10 +434,11 @@ def test_late_search_plays_the_best_throws_out_once_the_stock_is_short() -> None
     # threshold the heuristic's card stands.
     late = next(s for s in states(308, hands=2) if s.phase is Phase.DISCARD and len(s.stock) == 9)
     k = from_view(view(late, late.turn))
-    search = replace(EXPERT, late_search=10)
+    search = replace(HEURISTIC_EXPERT, late_search=10)
     for seed in (0, 1, 2):
-        assert decide(k, EXPERT, random.Random(seed)).card == Card.parse("5d")
+        assert decide(k, HEURISTIC_EXPERT, random.Random(seed)).card == Card.parse("5d")
         assert decide(k, search, random.Random(seed)).card == Card.parse("4c")
+        assert decide(k, EXPERT, random.Random(seed)).card == Card.parse("4c")  # Expert since stop 44
     assert decide(k, replace(search, late_search=8), random.Random(0)).card == Card.parse("5d")
 
 
@@ -439,7 +447,7 @@ def test_late_pile_plays_the_draw_out_only_once_the_stock_is_short() -> None:
     # from 10 cards left a face-up card the heuristic passes and that makes no meld is still passed, and
     # otherwise the playouts may decide either way (seed 0, 8 cards left: the heuristic takes 5h for a meld;
     # drawing blind plays out a few points a hand better).
-    late = replace(EXPERT, late_search=10)
+    late = replace(HEURISTIC_EXPERT, late_search=10)
     pile = replace(late, late_pile=True)
     draws = [
         from_view(view(s, s.turn))
@@ -451,7 +459,9 @@ def test_late_pile_plays_the_draw_out_only_once_the_stock_is_short() -> None:
     for k in draws:
         plain = decide(k, late, random.Random(0))
         assert decide(k, replace(pile, late_pile=False), random.Random(0)) == plain
-        assert decide(k, replace(pile, late_search=0), random.Random(0)) == decide(k, EXPERT, random.Random(0))
+        assert decide(k, replace(pile, late_search=0), random.Random(0)) == decide(
+            k, HEURISTIC_EXPERT, random.Random(0)
+        )
         if k.stock_size > 10 or not k.can_take:
             assert decide(k, pile, random.Random(0)) == plain
             continue

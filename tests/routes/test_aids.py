@@ -9,14 +9,16 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+import app.ai.hint as advice
 from app.ai import Level
-from app.engine import Card, Phase
+from app.engine import Card, Phase, PlayerView
 from app.seal import Sealer
 from app.web import SavedGame, seal_save
+from app.web.table import aids
 from tests.engine.states import make_state
 from tests.routes.conftest import Player
 from tests.routes.page import Page
-from tests.routes.test_table import assert_nothing_hidden_shows, play_one_turn
+from tests.routes.test_table import _on_an_event_loop, assert_nothing_hidden_shows, play_one_turn
 
 # You: runs A-2-3♠ and 7-8-9♥, the set of fives, and K♣ 4♦ loose: discarding K♣ leaves 4 (Knock (4)).
 KNOCKABLE = "7h 8h 9h 5c 5d 5s As 2s 3s Kc 4d"
@@ -59,6 +61,23 @@ def test_a_hint_before_the_draw_names_the_pile_and_the_discard_to_plan(player: P
     assert "Take eight of hearts, then discard" in page.announced
     assert "eight of hearts makes a run with six of hearts seven of hearts" in page.announced
     assert 'class="pile discard live hinted"' in page.html
+
+
+def test_a_hint_is_worked_out_off_the_event_loop(player: Player, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Late in a hand Expert, the hint's adviser, plays its choices out on sampled deals (issue 15, stop 44):
+    # tens of milliseconds that on the event loop would hold up every other request of the worker.
+    on_loop: list[bool] = []
+    work_out = advice.hint
+
+    def watched(view: PlayerView) -> advice.Hint:
+        on_loop.append(_on_an_event_loop())
+        return work_out(view)
+
+    monkeypatch.setattr(aids, "hint", watched)
+    player.load(make_state(KNOCKABLE, JUNK, "Tc", phase=Phase.DISCARD))
+    page = hint(player)
+    assert page.status == 200 and "Hint" in page.spoken
+    assert on_loop == [False]
 
 
 def test_the_hint_button_is_offered_only_on_your_move(player: Player) -> None:
