@@ -18,7 +18,7 @@ from app.web.table import aids
 from tests.engine.states import make_state
 from tests.routes.conftest import Player
 from tests.routes.page import Page
-from tests.routes.test_table import _on_an_event_loop, assert_nothing_hidden_shows, play_one_turn
+from tests.routes.test_table import assert_nothing_hidden_shows, on_an_event_loop, play_one_turn
 
 # You: runs A-2-3♠ and 7-8-9♥, the set of fives, and K♣ 4♦ loose: discarding K♣ leaves 4 (Knock (4)).
 KNOCKABLE = "7h 8h 9h 5c 5d 5s As 2s 3s Kc 4d"
@@ -70,7 +70,7 @@ def test_a_hint_is_worked_out_off_the_event_loop(player: Player, monkeypatch: py
     work_out = advice.hint
 
     def watched(view: PlayerView) -> advice.Hint:
-        on_loop.append(_on_an_event_loop())
+        on_loop.append(on_an_event_loop())
         return work_out(view)
 
     monkeypatch.setattr(aids, "hint", watched)

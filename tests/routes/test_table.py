@@ -261,7 +261,7 @@ def test_the_reply_floor_is_waited_out_only_when_the_computer_moved(
     assert page.status == 200
 
 
-def _on_an_event_loop() -> bool:
+def on_an_event_loop() -> bool:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -279,7 +279,7 @@ def test_a_level_that_thinks_long_thinks_off_the_event_loop(
     decide = PLAYERS[level]
 
     def watched(v: object, rng: random.Random) -> Action:
-        on_loop.append(_on_an_event_loop())
+        on_loop.append(on_an_event_loop())
         return decide(v, rng)  # type: ignore[arg-type]
 
     monkeypatch.setitem(PLAYERS, level, watched)
