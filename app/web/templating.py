@@ -93,6 +93,7 @@ templates.env.globals.update(shortcuts=SHORTCUTS, key_of=KEY_OF, shortcuts_data=
 # 52 cards in a few dozen states each (a prompt line per deadwood count, a knock's label per
 # count): every player's hands share these, and the bound only stops a runaway.
 _REMEMBERED = 8192
+_NOTHING = Markup("")
 
 
 def card_face(f: CardFace) -> Markup:
@@ -142,6 +143,27 @@ def _card_moves(code: str, selected: bool, moves: tuple[Button, ...], size: str)
     return Markup(_macros.card_moves(code, selected, moves, size))
 
 
+def move_buttons(buttons: tuple[Button, ...], size: str = "", after: Markup = _NOTHING) -> Markup:
+    """The group of the person's move buttons, ``after`` them each card's moves (``card_moves``) while choosing."""
+    head, tail = _move_buttons(buttons, size)
+    return Markup(head + after + tail)
+
+
+@lru_cache(maxsize=_REMEMBERED)
+def _move_buttons(buttons: tuple[Button, ...], size: str) -> tuple[str, str]:
+    # The macro's markup with a mark where its caller's goes, split there: the same group of buttons
+    # (a phase's moves, a result's Next hand) comes back hand after hand, whatever follows them.
+    head, _, tail = _macros.move_buttons(buttons, size, caller=_after_mark).partition(_AFTER)
+    return head, tail
+
+
+_AFTER = "\x00after\x00"  # no escaped text can hold a NUL
+
+
+def _after_mark() -> Markup:
+    return Markup(_AFTER)
+
+
 @lru_cache(maxsize=_REMEMBERED)  # the log's lines and the prompts repeat from hand to hand
 def say(sentence: Sentence) -> Markup:
     """A sentence for the page: its words escaped, its cards as ``inline_card`` draws them."""
@@ -170,7 +192,7 @@ def _log_line(words: Sentence) -> Markup:
 
 _HELPERS = {
     "card_face": card_face, "hand_card": hand_card, "card_says": card_says, "card_moves": card_moves, "say": say,
-    "mini": mini, "each": each, "log_line": log_line,
+    "mini": mini, "each": each, "log_line": log_line, "move_buttons": move_buttons,
 }  # fmt: skip
 templates.env.globals.update(_HELPERS)
 templates.env.context_class = _Context
@@ -181,7 +203,7 @@ _macros: Any = templates.env.get_template("_macros.html").module  # its macros, 
 # The macros the pages call themselves, as globals: a template's `{% from "_macros.html" import … %}`
 # made the macros' module afresh at every render (its context holds globals the module's lacks).
 templates.env.globals.update(
-    {name: getattr(_macros, name) for name in ("level_choice", "level_fieldset", "move_buttons", "new_match_button")}
+    {name: getattr(_macros, name) for name in ("level_choice", "level_fieldset", "new_match_button")}
 )
 
 

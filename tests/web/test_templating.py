@@ -15,7 +15,18 @@ from app.ai import Level
 from app.engine import Action, ActionKind, Card, Phase, apply, discard_deadwoods, new_match, parse_cards, view
 from app.web import HUMAN, TableView, table_view
 from app.web.table import FACES, HandCard
-from app.web.templating import card_moves, card_says, each, hand_card, log_line, mini, render_blocks, say, templates
+from app.web.templating import (
+    card_moves,
+    card_says,
+    each,
+    hand_card,
+    log_line,
+    mini,
+    move_buttons,
+    render_blocks,
+    say,
+    templates,
+)
 
 MACROS = templates.env.get_template("_macros.html").module
 """The macros themselves, rendered afresh (``templating`` keeps the same module privately)."""
@@ -155,6 +166,21 @@ def test_the_direct_calls_render_what_jinjas_own_context_renders() -> None:
         templates.env.context_class = direct_context
     assert direct == plain
     assert all('class="card' in page for page in direct)
+
+
+def test_the_move_buttons_are_drawn_as_their_macro_draws_them() -> None:
+    # Remembered by the buttons and size alone: what follows them (each card's moves while choosing)
+    # goes where the macro's caller goes, whatever the group was remembered with.
+    shown = _tables(60)
+    groups = {t.buttons for t in shown}
+    assert len(groups) > 1 and any(t.choosing for t in shown)
+    for t in shown:
+        after = each(card_moves, t.hand)
+        for size in ("", "big"):
+            assert move_buttons(t.buttons, size) == _fresh("move_buttons", t.buttons, size)
+            drawn = move_buttons(t.buttons, size, after)
+            assert drawn == Markup(vars(MACROS)["move_buttons"](t.buttons, size, caller=lambda after=after: after))
+            assert drawn.endswith(f"{after}</div>")
 
 
 def test_every_small_card_is_drawn_as_its_macro_draws_it() -> None:
