@@ -39,22 +39,27 @@ def danger(card: int, probs: dict[int, float]) -> float:
 
     Independence between cards is assumed; it is rough, and only used to rank discards.
     """
-    r = rank_of(card)
     get = probs.get
-    mates = [get(b, 0.0) for b in bits_of(RANK_MASKS[r] & ~card)]
-    p_none = 1.0
+    a, b, c = _RANK_MATES[card]
+    x, y, z = get(a, 0.0), get(b, 0.0), get(c, 0.0)
     # Two or more of the three rank-mates.
-    if len(mates) == 3:
-        x, y, z = mates
-        p_set = x * y + x * z + y * z - 2 * x * y * z
-        p_none *= 1.0 - p_set
-    low = (card >> 2, card >> 1) if r >= 2 else None
-    mid = (card >> 1, card << 1) if 1 <= r <= 11 else None
-    high = (card << 1, card << 2) if r <= 10 else None
-    for pair in (low, mid, high):
-        if pair is not None:
-            p_none *= 1.0 - get(pair[0], 0.0) * get(pair[1], 0.0)
+    p_none = 1.0 - (x * y + x * z + y * z - 2 * x * y * z)
+    for low, high in _RUN_MATES[card]:
+        p_none *= 1.0 - get(low, 0.0) * get(high, 0.0)
     return 1.0 - p_none
+
+
+def _run_mates(card: int) -> tuple[tuple[int, int], ...]:
+    # The pairs of suit-mates that would make a run of three with ``card``: below it, around it, above it.
+    r = rank_of(card)
+    pairs = ((card >> 2, card >> 1, r >= 2), (card >> 1, card << 1, 1 <= r <= 11), (card << 1, card << 2, r <= 10))
+    return tuple((low, high) for low, high, fits in pairs if fits)
+
+
+# Per card bit, worked out once: the computer asks ``danger`` of a dozen cards at every decision.
+_CARD_BITS = bits_of(FULL_DECK)
+_RANK_MATES = {bit: tuple(bits_of(RANK_MASKS[rank_of(bit)] & ~bit)) for bit in _CARD_BITS}
+_RUN_MATES = {bit: _run_mates(bit) for bit in _CARD_BITS}
 
 
 def outs_weight(hand: int, live: dict[int, float]) -> float:

@@ -43,3 +43,16 @@ def test_danger_grows_with_what_the_opponent_may_hold() -> None:
     assert 0.0 < low < high < 1.0
     # Cards that cannot be in a meld with 7h do not matter.
     assert danger(card, {mask("2c"): 1.0, mask("Kd"): 1.0}) == 0.0
+
+
+def test_danger_counts_runs_only_within_the_suit_from_ace_to_king() -> None:
+    # The run partners are worked out once per card: at the ends of a suit only one side exists.
+    assert danger(mask("As"), {mask("2s"): 1.0, mask("3s"): 1.0}) == 1.0
+    assert danger(mask("As"), {mask("Ks"): 1.0, mask("Qs"): 1.0}) == 0.0  # K-A is no run
+    assert danger(mask("Ks"), {mask("Qs"): 1.0, mask("Js"): 1.0}) == 1.0
+    assert danger(mask("Ks"), {mask("As"): 1.0, mask("2s"): 1.0}) == 0.0
+    assert danger(mask("Ac"), {mask("Kh"): 1.0, mask("Qh"): 1.0}) == 0.0  # the next suit's lane is not a neighbour
+    assert danger(mask("5d"), {mask("4d"): 1.0, mask("6d"): 1.0}) == 1.0  # a card between two
+    # Two of the rank, whichever two: the set term sees all three other suits.
+    for pair in ("5c 5h", "5c 5s", "5h 5s"):
+        assert danger(mask("5d"), {b: 1.0 for b in bits_of(mask(pair))}) == 1.0
