@@ -157,7 +157,7 @@ def _move_buttons(buttons: tuple[Button, ...], size: str) -> tuple[str, str]:
     return head, tail
 
 
-_AFTER = "\x00after\x00"  # no escaped text can hold a NUL
+_AFTER = "\x00after\x00"  # the buttons are the server's own words and actions, never a NUL
 
 
 def _after_mark() -> Markup:
