@@ -57,9 +57,8 @@ def _run_mates(card: int) -> tuple[tuple[int, int], ...]:
 
 
 # Per card bit, worked out once: the computer asks ``danger`` of a dozen cards at every decision.
-_CARD_BITS = bits_of(FULL_DECK)
-_RANK_MATES = {bit: tuple(bits_of(RANK_MASKS[rank_of(bit)] & ~bit)) for bit in _CARD_BITS}
-_RUN_MATES = {bit: _run_mates(bit) for bit in _CARD_BITS}
+_RANK_MATES = {bit: tuple(bits_of(RANK_MASKS[rank_of(bit)] & ~bit)) for bit in masks.CARD_OF_BIT}
+_RUN_MATES = {bit: _run_mates(bit) for bit in masks.CARD_OF_BIT}
 
 
 def outs_weight(hand: int, live: dict[int, float]) -> float:

@@ -146,14 +146,16 @@ def _card_moves(code: str, selected: bool, moves: tuple[Button, ...], size: str)
 def move_buttons(buttons: tuple[Button, ...], size: str = "", after: Markup = _NOTHING) -> Markup:
     """The group of the person's move buttons, ``after`` them each card's moves (``card_moves``) while choosing."""
     head, tail = _move_buttons(buttons, size)
-    return Markup(head + after + tail)
+    return head + after + tail
 
 
 @lru_cache(maxsize=_REMEMBERED)
-def _move_buttons(buttons: tuple[Button, ...], size: str) -> tuple[str, str]:
+def _move_buttons(buttons: tuple[Button, ...], size: str) -> tuple[Markup, Markup]:
     # The macro's markup with a mark where its caller's goes, split there: the same group of buttons
     # (a phase's moves, a result's Next hand) comes back hand after hand, whatever follows them.
-    head, _, tail = _macros.move_buttons(buttons, size, caller=_after_mark).partition(_AFTER)
+    # Markup's partition keeps both halves markup, so joining them with ``after`` escapes nothing.
+    drawn: Markup = _macros.move_buttons(buttons, size, caller=_after_mark)
+    head, _, tail = drawn.partition(_AFTER)
     return head, tail
 
 
