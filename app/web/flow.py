@@ -10,7 +10,7 @@ import logging
 import random
 
 from app.ai import Level, choose
-from app.engine import Action, GameState, Seat, apply, legal_actions, new_match, view
+from app.engine import Action, GameState, Seat, apply, new_match, view
 from app.web.saved import SavedGame
 
 __all__ = ["COMPUTER", "HUMAN", "computer_moved", "computer_replies", "play", "start_match"]
@@ -55,9 +55,10 @@ def computer_moved(before: GameState | None, after: GameState) -> bool:
 
 
 def _computer_move(state: GameState, level: Level, rng: random.Random) -> Action:
-    action = choose(view(state, COMPUTER), level, rng)
-    if action in legal_actions(state):
+    seen = view(state, COMPUTER)  # on its turn its view holds the legal actions, worked out once
+    action = choose(seen, level, rng)
+    if action in seen.legal_actions:
         return action
     # A bug in the opponent must not cost the person their game: log it and play on legally.
-    logger.error("The computer chose %s, which is not legal; playing %s instead.", action, legal_actions(state)[0])
-    return legal_actions(state)[0]
+    logger.error("The computer chose %s, which is not legal; playing %s instead.", action, seen.legal_actions[0])
+    return seen.legal_actions[0]
