@@ -323,10 +323,11 @@ class Context:
     def __init__(self, k: Knowledge, style: Style, rng: random.Random) -> None:
         self.k = k
         self.style = style
+        unseen = bits_of(k.unseen)
         if style.infer:
             self.weights = card_weights(k, style.taken_partner, style.discarded_partner, style.passed_partner)
         else:
-            self.weights = {b: 1.0 for b in bits_of(k.unseen)}
+            self.weights = dict.fromkeys(unseen, 1.0)
         self.particles: list[int] = []
         self.particle_weights: list[float] = []
         if style.particles:
@@ -344,7 +345,8 @@ class Context:
         stage = min(1.0, k.stock_size / style.outs_fade)
         if style.outs_hazard and style.knock_samples:
             stage *= 1.0 - style.outs_hazard * _near_share(_knock_samples(self, rng, _knock_extra_draws(self)))
-        self.live = {b: (1.0 - self.probs.get(b, 0.0)) * stage for b in bits_of(k.unseen)}
+        probs = self.probs
+        self.live = {b: (1.0 - probs.get(b, 0.0)) * stage for b in unseen}
         near = (bool(style.near_score) and k.opp_score >= style.near_score) or (
             bool(style.near_own) and k.score >= style.near_own
         )
