@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.compiler
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
@@ -54,6 +55,34 @@ class _Context(jinja2.runtime.Context):
 _DIRECT: frozenset[int] = frozenset()  # the helpers' ids (any callable can be asked for, hashable or not)
 
 
+def _shown(value: object) -> str:
+    """What ``{{ value }}`` puts on the page: ``escape(value)``, without its copies of what needs none.
+
+    ``escape`` makes a new ``Markup`` of every value, even of markup (the helpers' cards, moves and
+    lines, a dozen or more per table) and of whole numbers (the scores, counts, steps). Markup goes
+    out as it is, a number as its digits: the same text, as the tests that render both ways check.
+    """
+    if type(value) is Markup:
+        return value
+    if type(value) is int:
+        return str(value)
+    return escape(value)
+
+
+class _CodeGenerator(jinja2.compiler.CodeGenerator):
+    """Jinja's compiler, with each autoescaped ``{{ … }}`` written as ``environment.shown(…)`` (``_shown``).
+
+    The same hook Jinja's own native-types compiler overrides. Outputs whose escaping can change
+    within a template (``{% autoescape %}``) or that have a ``finalize`` keep Jinja's code.
+    """
+
+    def _output_child_pre(self, node: Any, frame: Any, finalize: Any) -> None:
+        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
+            self.write("environment.shown(")
+        else:
+            super()._output_child_pre(node, frame, finalize)
+
+
 class _Environment(jinja2.Environment):
     """Jinja's environment, with each template's globals in a plain dict rather than a ``ChainMap``.
 
@@ -63,6 +92,9 @@ class _Environment(jinja2.Environment):
     sees the environment's globals as they were when it was loaded, which changes nothing here,
     where every global is set when this module is imported, before any page is rendered.
     """
+
+    code_generator_class = _CodeGenerator
+    shown = staticmethod(_shown)
 
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         return {**self.globals, **(d or {})}

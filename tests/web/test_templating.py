@@ -8,7 +8,9 @@ show another card's markup. These render every card of real discard positions bo
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
+import jinja2.compiler
 from markupsafe import Markup
 
 from app.ai import Level
@@ -188,3 +190,21 @@ def test_every_small_card_is_drawn_as_its_macro_draws_it() -> None:
         for extra in ("", "laid"):
             assert mini(face, extra) == _fresh("mini", face, extra)
     assert ", laid off" in mini(FACES[0], "laid")
+
+
+def test_the_pages_say_what_jinjas_own_compiler_would_have_them_say() -> None:
+    # templating compiles each `{{ … }}` to skip escape's copies of markup and numbers; the text
+    # must be what Jinja's own compiler makes of the same template, escaping included.
+    plain = templates.env.overlay(cache_size=0)  # no cache of its own: it would hand back our compilations
+    plain.code_generator_class = jinja2.compiler.CodeGenerator
+    assert templates.env.code_generator_class is not jinja2.compiler.CodeGenerator
+    shown = _tables(30)
+    words = '<b>Tom & Jerry\'s "card"</b>'
+    shown += [replace(t, message=words) for t in shown[:5]]
+    for t in shown:
+        for oob in (False, True):
+            values = {"t": t, "oob": oob}
+            ours = templates.env.get_template("table.html").render(values)
+            assert ours == plain.get_template("table.html").render(values)
+    assert "&lt;b&gt;Tom &amp; Jerry&#39;s &#34;card&#34;&lt;/b&gt;" in ours
+    assert 'class="card' in ours
