@@ -1,7 +1,10 @@
 """Seal bytes into an opaque, tamper-proof text token, and open it again.
 
 A saved game travels through the browser as a token; the server alone can read or
-forge one. A token is ``v2.<key id>.<url-safe base64 of nonce and ciphertext>``:
+forge one. A token is ``v2.<key id>.<url-safe base64 of nonce and ciphertext>``, the base64
+without its ``=`` padding: a form posts ``=`` as ``%3D``, which sent the whole token through the
+standard library's percent-decoding, and without it a move's form parses three times faster.
+Tokens sealed with the padding (before it was left off) open as they always did.
 
 - ``v2`` names the format: the payload encrypted and authenticated with AES-256-GCM-SIV
   under a key derived (HKDF-SHA256) from the configured key, a random 96-bit nonce, and the
@@ -159,7 +162,7 @@ class Sealer:
             raise OversizedTokenError("This game could not be saved: it is too large.")
         nonce = os.urandom(NONCE_BYTES)
         sealed = nonce + self._primary.encrypt(nonce, payload, self._associated)
-        token = self._prefix + base64.urlsafe_b64encode(sealed).decode("ascii")
+        token = self._prefix + base64.urlsafe_b64encode(sealed).rstrip(b"=").decode("ascii")
         # A token this server could not open again must never leave it.
         if len(token) > self.max_token_chars:
             raise OversizedTokenError("This game could not be saved: it is too large.")
@@ -189,8 +192,8 @@ class Sealer:
         if version == "v1":
             return self._open_v1(key_id, body.encode("ascii")), True
         try:
-            sealed = base64.urlsafe_b64decode(body)
-        except ValueError:  # binascii.Error: bad padding
+            sealed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        except ValueError:  # binascii.Error: a length no base64 has
             raise DamagedTokenError from None
         nonce, ciphertext = sealed[:NONCE_BYTES], sealed[NONCE_BYTES:]
         associated = f"{version}.{key_id}.".encode("ascii")
