@@ -2,9 +2,9 @@
 
 A saved game travels through the browser as a token; the server alone can read or
 forge one. A token is ``v2.<key id>.<url-safe base64 of nonce and ciphertext>``, the base64
-without its ``=`` padding: a form posts ``=`` as ``%3D``, which sent the whole token through the
-standard library's percent-decoding, and without it a move's form parses three times faster.
-Tokens sealed with the padding (before it was left off) open as they always did.
+without its ``=`` padding: a form posts ``=`` as ``%3D``, and one escaped character sends the whole
+token through the standard library's percent-decoding on every move, where a token with none is
+taken as it is. Tokens sealed with the padding (before it was left off) open as they always did.
 
 - ``v2`` names the format: the payload encrypted and authenticated with AES-256-GCM-SIV
   under a key derived (HKDF-SHA256) from the configured key, a random 96-bit nonce, and the

@@ -44,8 +44,8 @@ BIT_VALUE = {c.bit: c.value for c in DECK}
 CARD_OF_BIT: dict[int, Card] = {c.bit: c for c in DECK}
 
 
-# The set bits of each byte value, at each byte of a hand's 64 bits: a hand's bits come a byte at a
-# time instead of a bit at a time, three times faster on the computer's unseen cards (30-odd).
+# The set bits of each byte value, at each byte of a hand's 64 bits: a mask's bits come a byte at a
+# time rather than a bit at a time (the computer lists its 30-odd unseen cards on every decision).
 _BYTE_BITS = tuple(
     tuple(tuple(1 << (8 * at + i) for i in range(8) if value >> i & 1) for value in range(256)) for at in range(8)
 )
@@ -59,7 +59,7 @@ def bits_of(mask: int) -> list[int]:
             return out
         out += byte_bits[mask & 0xFF]
         mask >>= 8
-    high = mask << 64  # bits no card has: kept, as any mask's
+    high = mask << 64  # bits above a hand's 64, which no card has: one at a time
     while high:
         low = high & -high
         out.append(low)

@@ -11,6 +11,7 @@ from typing import Any
 
 import jinja2
 import jinja2.compiler
+import jinja2.nodes
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
@@ -76,7 +77,12 @@ class _CodeGenerator(jinja2.compiler.CodeGenerator):
     within a template (``{% autoescape %}``) or that have a ``finalize`` keep Jinja's code.
     """
 
-    def _output_child_pre(self, node: Any, frame: Any, finalize: Any) -> None:
+    def _output_child_pre(
+        self,
+        node: jinja2.nodes.Expr,
+        frame: jinja2.compiler.Frame,
+        finalize: jinja2.compiler.CodeGenerator._FinalizeInfo,
+    ) -> None:
         if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
             self.write("environment.shown(")
         else:
