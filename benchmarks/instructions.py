@@ -12,6 +12,12 @@ of the two totals over the difference in requests, so that starting Python and t
 out). Two runs of the same code agree within about 2%; compare commits with it. It takes two or
 three minutes and needs valgrind (``apt-get install valgrind``).
 
+The count is the process's, so it holds the client's part too: encoding each form and reading each
+answer, about a twentieth of the time in process since the forms are escaped in C
+(``benchmarks.move.form_body``). Counts from before stop 46 also hold ``urlencode``'s escaping of
+the save, 11% of them (``docs/load-experiments.md``, "Counting the server alone"): compare only
+counts made with the same client.
+
 The server's shuffles are seeded per request and the register does not checkpoint (a
 checkpoint's count would follow the run's length, which valgrind stretches); match ids, the
 sealer's random IVs and the register's file still vary a little from run to run.
