@@ -213,9 +213,9 @@ def say(sentence: Sentence) -> Markup:
 def each(draw: Callable[[Any], Markup], items: Iterable[Any]) -> Markup:
     """``draw`` of every item, one after the other: ``{{ each(hand_card, t.hand) }}``.
 
-    One expression for the whole list: the template escapes each expression's value, and escaping
-    markup only copies it (a ``Markup`` made afresh), which for the hand's cards, their lines and
-    moves and the hand's log was dozens of copies per answer.
+    One expression for the whole list, joined in one call: a ``{% for %}`` loop in the template runs
+    Jinja's loop machinery and an output of its own for each of the hand's cards, their lines and
+    moves, and the hand's log, dozens per answer.
     """
     return Markup("".join(map(draw, items)))
 
